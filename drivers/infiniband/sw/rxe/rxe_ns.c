@@ -159,11 +159,12 @@ void rxe_ns_dev_detach(struct rxe_dev *rxe)
 	mutex_lock(&rxe_ns_lock);
 	rxe->ns_net = NULL;
 	if (!WARN_ON(!ns->ndev)) {
-		WRITE_ONCE(ns->ndev, ns->ndev - 1);
-		if (!ns->ndev) {
+		/* close first: a namespace exit may proceed once ndev is 0 */
+		if (ns->ndev == 1)
 			rxe_ns_close(ns);
+		WRITE_ONCE(ns->ndev, ns->ndev - 1);
+		if (!ns->ndev)
 			wake_up_all(&ns->wait);
-		}
 	}
 	mutex_unlock(&rxe_ns_lock);
 }
@@ -199,8 +200,13 @@ static void __net_exit rxe_ns_net_exit(struct net *net)
 		pr_warn("namespace exit waits for %u rxe device(s) still in use\n",
 			READ_ONCE(ns->ndev));
 
-	/* the last detach closed the sockets */
+	/*
+	 * The last detach may still be waking us up; taking the lock waits
+	 * for it to leave ns before the namespace is freed.
+	 */
+	mutex_lock(&rxe_ns_lock);
 	WARN_ON(ns->sk4 || ns->sk6);
+	mutex_unlock(&rxe_ns_lock);
 }
 
 static struct pernet_operations rxe_ns_ops = {
