@@ -1,0 +1,262 @@
+# shellcheck shell=bash
+# Shared helpers for the rxe_cc selftests. Source it from a test script; the
+# test then calls its steps and finishes with "ksft_exit".
+#
+# Environment (set by scripts/vm-init inside the test VM):
+#   RXECC_TOP       project tree
+#   RXECC_MODPROBE  modprobe bound to the test kernel's modules
+#   RXECC_RXE_KO    patched module (default: build/module/current/rdma_rxe.ko)
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+RXECC_TOP=${RXECC_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+RXECC_MODPROBE=${RXECC_MODPROBE:-modprobe}
+RXECC_RXE_KO=${RXECC_RXE_KO:-$RXECC_TOP/build/module/current/rdma_rxe.ko}
+PERFSTAT=${PERFSTAT:-$RXECC_TOP/build/user/bin/perfstat}
+
+TEST_NAME=$(basename "$0" .sh)
+TMP=$(mktemp -d "/tmp/$TEST_NAME.XXXXXX")
+_failures=0
+_netns=()
+_bg_pids=()
+_dmesg_mark=
+
+log() { echo "# $*"; }
+
+fail() {
+	echo "# FAIL: $*"
+	_failures=$((_failures + 1))
+}
+
+# Stop the test now with a failure (for steps the rest depends on).
+die() {
+	fail "$*"
+	ksft_exit
+}
+
+skip() {
+	echo "# SKIP: $*"
+	cleanup
+	exit $KSFT_SKIP
+}
+
+check() {
+	local what=$1
+	shift
+	if "$@"; then
+		log "ok: $what"
+	else
+		fail "$what"
+	fi
+}
+
+cleanup() {
+	local pid ns
+	for pid in "${_bg_pids[@]}"; do
+		kill "$pid" 2>/dev/null
+	done
+	wait 2>/dev/null
+	for ns in "${_netns[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	_bg_pids=()
+	_netns=()
+	rm -rf "$TMP"
+}
+
+ksft_exit() {
+	cleanup
+	if [ "$_failures" -gt 0 ]; then
+		exit $KSFT_FAIL
+	fi
+	exit $KSFT_PASS
+}
+
+trap 'cleanup' INT TERM
+
+require_root() {
+	[ "$(id -u)" = 0 ] || skip "must run as root (inside the test VM: scripts/vm-run)"
+}
+
+# ---- kernel log ----------------------------------------------------------
+
+dmesg_mark() {
+	_dmesg_mark=$(dmesg | wc -l)
+}
+
+# Fail on any kernel warning, bug, oops, lockdep or sanitizer report printed
+# since dmesg_mark.
+dmesg_check() {
+	local bad
+	bad=$(dmesg | tail -n +"$((${_dmesg_mark:-0} + 1))" |
+		grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|lockdep|possible recursive locking|circular locking|KASAN|UBSAN|kmemleak|refcount_t|unregister_netdevice: waiting|namespace exit waits|list_del corruption|sleeping function called')
+	if [ -n "$bad" ]; then
+		fail "kernel reported problems:"
+		echo "$bad" | sed 's/^/#   /'
+		return 1
+	fi
+	log "ok: dmesg clean"
+}
+
+# ---- module --------------------------------------------------------------
+
+rxe_loaded() { grep -q '^rdma_rxe ' /proc/modules; }
+
+# Remove every rxe link, then the module.
+rxe_unload() {
+	local dev
+	for dev in $(rdma link show 2>/dev/null | awk '/ rxe/ || /netdev/ {print $2}' | cut -d/ -f1); do
+		rdma link delete "$dev" 2>/dev/null
+	done
+	if rxe_loaded; then
+		rmmod rdma_rxe || return 1
+	fi
+}
+
+# Load the patched module (its dependencies come from the test kernel).
+rxe_load() {
+	[ -f "$RXECC_RXE_KO" ] || die "patched module $RXECC_RXE_KO not built (make module)"
+	rxe_unload || die "cannot unload the previous rdma_rxe"
+	"$RXECC_MODPROBE" -a udp_tunnel ip6_udp_tunnel || die "cannot load udp_tunnel"
+	insmod "$RXECC_RXE_KO" || die "insmod $RXECC_RXE_KO failed"
+}
+
+# Load the test kernel's own, unpatched rdma_rxe.
+rxe_load_stock() {
+	rxe_unload || die "cannot unload the previous rdma_rxe"
+	"$RXECC_MODPROBE" rdma_rxe || die "cannot load the stock rdma_rxe"
+}
+
+# ---- hosts: network namespaces -------------------------------------------
+
+netns_add() {
+	ip netns add "$1" || die "ip netns add $1"
+	_netns+=("$1")
+	ip -n "$1" link set lo up
+}
+
+# veth_link NS1 IF1 ADDR1/LEN NS2 IF2 [ADDR2/LEN]: a veth pair between two
+# namespaces, addresses optional on the second end.
+veth_link() {
+	local ns1=$1 if1=$2 a1=$3 ns2=$4 if2=$5 a2=${6:-}
+	ip link add "$if1" netns "$ns1" type veth peer name "$if2" netns "$ns2" ||
+		die "veth $ns1/$if1 <-> $ns2/$if2"
+	[ -n "$a1" ] && ip -n "$ns1" addr add "$a1" dev "$if1"
+	[ -n "$a2" ] && ip -n "$ns2" addr add "$a2" dev "$if2"
+	ip -n "$ns1" link set "$if1" up
+	ip -n "$ns2" link set "$if2" up
+}
+
+# rxe_add NS DEV NETDEV: an rxe device on a netdev of namespace NS.
+rxe_add() {
+	ip netns exec "$1" rdma link add "$2" type rxe netdev "$3" ||
+		die "rdma link add $2 on $1/$3"
+}
+
+# gid_index DEV IPV4: index of the RoCE v2 GID of IPV4 on port 1 of DEV.
+gid_index() {
+	local dev=$1 ip=$2 d=/sys/class/infiniband/$1/ports/1 i gid want
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${ip//./ })
+	for i in $(seq 0 15); do
+		gid=$(cat "$d/gids/$i" 2>/dev/null) || continue
+		if [ "$gid" = "$want" ] &&
+			[ "$(cat "$d/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ]; then
+			echo "$i"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# wait_gid DEV IPV4: the GID table is filled asynchronously.
+wait_gid() {
+	local t
+	for t in $(seq 1 50); do
+		gid_index "$1" "$2" >/dev/null && return 0
+		sleep 0.1
+	done
+	fail "no RoCE v2 GID for $2 on $1"
+	return 1
+}
+
+# wait_listen NS PORT: until a TCP listener on PORT exists in NS.
+wait_listen() {
+	local t
+	for t in $(seq 1 100); do
+		ip netns exec "$1" ss -Htln "sport = :$2" | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_cm_listen PORT: until an rdma_cm ID listens on PORT (rdma_cm servers
+# have no TCP listener).
+wait_cm_listen() {
+	local t
+	for t in $(seq 1 100); do
+		rdma resource show cm_id 2>/dev/null | grep 'state LISTEN' | grep -q ":$1 " && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# bg CMD...: run in the background, remembered for cleanup; sets BG_PID.
+bg() {
+	"$@" &
+	BG_PID=$!
+	_bg_pids+=("$BG_PID")
+}
+
+# perf_pair NAME TIMEOUT SNS SDEV SIP CNS CDEV CIP PORT -- TOOL [ARGS...]
+# Runs a perftest-style server in SNS and its client in CNS (both with
+# TOOL ARGS, plus device, GID index and port), waits for both. Output goes to
+# $TMP/NAME.server and $TMP/NAME.client. With -R in ARGS the tool uses
+# rdma_cm and no GID index is passed.
+perf_pair() {
+	local name=$1 to=$2 sns=$3 sdev=$4 sip=$5 cns=$6 cdev=$7 cip=$8 port=$9
+	shift 9
+	[ "$1" = "--" ] && shift
+	local tool=$1
+	shift
+	local sargs=(-d "$sdev") cargs=(-d "$cdev") spid rc=0 src=0 gflag=-x
+	local ready=(wait_listen "$sns" "$port")
+	[ "$tool" = ibv_rc_pingpong ] && gflag=-g
+	if [[ " $* " != *" -R "* ]]; then
+		sargs+=("$gflag" "$(gid_index "$sdev" "$sip")")
+		cargs+=("$gflag" "$(gid_index "$cdev" "$cip")")
+	else
+		ready=(wait_cm_listen "$port")
+	fi
+	ip netns exec "$sns" timeout "$to" "$tool" "${sargs[@]}" -p "$port" "$@" \
+		>"$TMP/$name.server" 2>&1 &
+	spid=$!
+	if ! "${ready[@]}"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		fail "$name: server did not start"
+		sed 's/^/#   server: /' "$TMP/$name.server"
+		return 1
+	fi
+	ip netns exec "$cns" timeout "$to" "$tool" "${cargs[@]}" -p "$port" "$@" "$sip" \
+		>"$TMP/$name.client" 2>&1 || rc=$?
+	wait "$spid" || src=$?
+	[ "$rc" != 0 ] || rc=$src
+	if [ "$rc" != 0 ]; then
+		fail "$name: $tool exited with $rc"
+		sed 's/^/#   client: /' "$TMP/$name.client" | tail -15
+		sed 's/^/#   server: /' "$TMP/$name.server" | tail -15
+		return 1
+	fi
+	return 0
+}
+
+# gbps FILE: average bandwidth of a perftest bandwidth report, in Gbit/s.
+gbps() {
+	[ -x "$PERFSTAT" ] || die "$PERFSTAT not built (make user)"
+	"$PERFSTAT" gbps "$1"
+}
+
+# nonzero VALUE: true if a decimal number is > 0.
+nonzero() { awk -v v="$1" 'BEGIN { exit !(v + 0 > 0) }'; }

@@ -1,0 +1,57 @@
+#!/bin/bash
+# Two hosts (network namespaces) joined by a veth pair, an rxe device on each
+# end: RDMA write bandwidth, send latency, RC ping-pong and an rdma_cm
+# connection must work across the link, with non-zero bandwidth.
+. "$(dirname "$0")/lib.sh"
+require_root
+
+dmesg_mark
+rxe_load
+netns_add nb_a
+netns_add nb_b
+veth_link nb_a va 10.1.0.1/24 nb_b vb 10.1.0.2/24
+rxe_add nb_a rxe_a va
+rxe_add nb_b rxe_b vb
+wait_gid rxe_a 10.1.0.1 || ksft_exit
+wait_gid rxe_b 10.1.0.2 || ksft_exit
+
+# RDMA WRITE bandwidth, fixed duration
+if perf_pair write_bw 120 nb_b rxe_b 10.1.0.2 nb_a rxe_a 10.1.0.1 18515 -- \
+	ib_write_bw -F -s 65536 -D 4; then
+	bw=$(gbps "$TMP/write_bw.client") || fail "no bandwidth in the ib_write_bw report"
+	log "ib_write_bw: $bw Gbit/s (single QP, 64 KiB messages)"
+	check "ib_write_bw bandwidth > 0" nonzero "$bw"
+	[ -n "${RXECC_OUT:-}" ] && cp "$TMP/write_bw.client" "$RXECC_OUT/netns_basic.ib_write_bw.txt"
+fi
+
+# SEND latency
+if perf_pair send_lat 120 nb_b rxe_b 10.1.0.2 nb_a rxe_a 10.1.0.1 18516 -- \
+	ib_send_lat -F -s 64 -n 200; then
+	lat=$("$PERFSTAT" parse "$TMP/send_lat.client" | tr ' ' '\n' | sed -n 's/^t_avg_usec=//p' | tail -1)
+	log "ib_send_lat: average ${lat:-?} usec (64 B)"
+	check "ib_send_lat reported a latency" nonzero "${lat:-0}"
+fi
+
+# RC ping-pong from rdma-core
+if perf_pair rc_pingpong 120 nb_b rxe_b 10.1.0.2 nb_a rxe_a 10.1.0.1 18517 -- \
+	ibv_rc_pingpong -n 200 -s 4096; then
+	check "ibv_rc_pingpong completed 200 iterations" \
+		grep -q '200 iters' "$TMP/rc_pingpong.client"
+fi
+
+# rdma_cm: address and route resolution inside the namespaces
+if perf_pair cm_write_bw 120 nb_b rxe_b 10.1.0.2 nb_a rxe_a 10.1.0.1 18518 -- \
+	ib_write_bw -R -F -s 65536 -n 500; then
+	bw=$(gbps "$TMP/cm_write_bw.client") || fail "no bandwidth in the rdma_cm report"
+	log "ib_write_bw -R (rdma_cm): $bw Gbit/s"
+	check "rdma_cm ib_write_bw bandwidth > 0" nonzero "${bw:-0}"
+fi
+
+# the traffic really crossed the veth pair
+rx=$(ip netns exec nb_b cat /sys/class/net/vb/statistics/rx_bytes)
+check "traffic crossed the veth (rx_bytes=$rx)" test "$rx" -gt 10000000
+
+cleanup
+rxe_unload || fail "unload"
+dmesg_check
+ksft_exit
