@@ -1,0 +1,75 @@
+# rxe-cc: congestion control for SoftRoCE (rxe).
+#
+#   make            userspace tools + patched rdma_rxe.ko for the test kernel
+#   make test       every test: unit tests, build checks, VM selftests
+#   make demo       the main job: boot the test VM and run the demo
+#   make help       all targets
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+KDIR ?=
+T ?=
+
+.PHONY: all help deps user kernel module patches checkpatch test unit selftest \
+	bench demo vm-shell clean
+
+all: user module
+
+help:
+	@echo "targets:"
+	@echo "  all         user + module (default)"
+	@echo "  deps        install the Debian packages the project needs"
+	@echo "  user        build the C++ tools and unit tests (build/user)"
+	@echo "  kernel      build or reuse the cached test kernel"
+	@echo "  module      build the patched rdma_rxe.ko (KDIR=... for another kernel tree)"
+	@echo "  patches     emit the change as a git format-patch series (build/patches)"
+	@echo "  checkpatch  patches + checkpatch.pl --strict on every patch"
+	@echo "  unit        userspace unit tests only (CTest)"
+	@echo "  selftest    VM selftests only; T='netns_basic ...' picks tests"
+	@echo "  test        everything; ends with 'N passed, N failed'"
+	@echo "  bench       stock vs patched rxe throughput in one VM boot"
+	@echo "  demo        boot the test VM, run the demo, write plots (build/demo)"
+	@echo "  vm-shell    interactive shell in the test VM"
+	@echo "  clean       remove build/ (the kernel cache in ~/.cache/rxe-cc stays)"
+	@echo "variables: KDIR=<kernel build tree>, RXECC_DEBUG=1 (debug test kernel)"
+
+deps:
+	@scripts/install-deps
+
+user: deps
+	@cmake -S $(TOP) -B $(BUILD)/user -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD)/user -j$$(nproc)
+
+kernel: deps
+	@scripts/kernel-build
+
+module: deps
+	@scripts/module-build $(KDIR)
+
+patches: deps
+	@scripts/patches
+
+checkpatch: deps
+	@scripts/patches --check
+
+unit: user
+	@ctest --test-dir $(BUILD)/user --output-on-failure
+
+selftest: user module
+	@scripts/vm-run --out $(BUILD)/selftest -- selftests/rxe_cc/run.sh $(T)
+
+test:
+	@scripts/test
+
+bench: user module
+	@scripts/bench
+
+demo: user module
+	@scripts/demo
+
+vm-shell: module
+	@scripts/vm-run --shell
+
+clean:
+	rm -rf $(BUILD)
