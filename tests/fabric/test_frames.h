@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Frames for the fabric tests: the test vectors of specs/wire.md Appendix A
+// and a builder of IPv4/UDP frames with correct lengths and checksum.
+#ifndef RXECC_FABRIC_TEST_FRAMES_H
+#define RXECC_FABRIC_TEST_FRAMES_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "packet.h"
+
+namespace fabric_test {
+
+using rxecc::fabric::Mac;
+
+inline std::vector<uint8_t> from_hex(const std::string &hex)
+{
+	std::vector<uint8_t> out;
+	for (size_t i = 0; i + 1 < hex.size(); i += 2)
+		out.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+	return out;
+}
+
+// wire.md Appendix A, W1: RC RDMA WRITE ONLY, IPv4, TOS 0x6a (DSCP 26,
+// ECT(0)), header checksum 0x2634, UDP 0xc132 -> 4791, 90 bytes.
+inline std::vector<uint8_t> w1()
+{
+	return from_hex("02000000000b02000000000a0800456a004c00014000401126340a0000010a000002"
+			"c13212b7003800000a30ffff000000118000010000007f0000001000000012340000"
+			"000d68656c6c6f207278652d636321000000d5336373");
+}
+
+// A1: RC ACK, TOS 0x68 (DSCP 26, Not-ECT).
+inline std::vector<uint8_t> a1()
+{
+	return from_hex("02000000000a02000000000b08004568003000014000401126520a0000020a000001"
+			"c13212b7001c00001100ffff00000012000001001f0000017b09c773");
+}
+
+// C0: hardware CNP, TOS 0xc2 (DSCP 48, ECT(0)), opcode 0x81, 74 bytes.
+inline std::vector<uint8_t> c0()
+{
+	return from_hex("e41d2dab2bc27cfe90643b32080045c2003c718c4000401191610a0011010a001201"
+			"000012b7002800008100ffff40000118000000000000000000000000000000000000"
+			"000082fd002a");
+}
+
+// P1: PFC XOFF for priority 3 with 0xffff quanta, 60 bytes.
+inline std::vector<uint8_t> p1()
+{
+	std::vector<uint8_t> f =
+		from_hex("0180c20000010200000000fe880801010008000000000000ffff0000000000000000");
+	f.resize(60, 0);
+	return f;
+}
+
+// P2: 802.3x PAUSE with 0xffff quanta, 60 bytes.
+inline std::vector<uint8_t> p2()
+{
+	std::vector<uint8_t> f = from_hex("0180c20000010200000000fe88080001ffff");
+	f.resize(60, 0);
+	return f;
+}
+
+inline Mac host_mac(uint8_t n)
+{
+	return {0x02, 0x00, 0x00, 0x00, 0x00, n};
+}
+
+// An IPv4/UDP frame of exactly frame_len bytes (>= 42) from 10.0.0.src to
+// 10.0.0.dst with the given TOS byte and UDP destination port.
+inline std::vector<uint8_t> udp_frame(uint8_t src, uint8_t dst, uint8_t tos, size_t frame_len,
+				      uint16_t dport = 4791)
+{
+	std::vector<uint8_t> f(frame_len, 0);
+	Mac d = host_mac(dst), s = host_mac(src);
+	for (size_t i = 0; i < 6; i++) {
+		f[i] = d[i];
+		f[6 + i] = s[i];
+	}
+	f[12] = 0x08;
+	f[13] = 0x00;
+	uint8_t *ip = &f[14];
+	size_t ip_len = frame_len - 14;
+	ip[0] = 0x45;
+	ip[1] = tos;
+	ip[2] = static_cast<uint8_t>(ip_len >> 8);
+	ip[3] = static_cast<uint8_t>(ip_len & 0xff);
+	ip[6] = 0x40;	// DF
+	ip[8] = 64;
+	ip[9] = 17;
+	ip[12] = 10;
+	ip[15] = src;
+	ip[16] = 10;
+	ip[19] = dst;
+	uint16_t ck = rxecc::fabric::ipv4_header_checksum(ip, 20);
+	ip[10] = static_cast<uint8_t>(ck >> 8);
+	ip[11] = static_cast<uint8_t>(ck & 0xff);
+	uint8_t *udp = ip + 20;
+	size_t udp_len = ip_len - 20;
+	udp[0] = 0xc0;
+	udp[1] = src;
+	udp[2] = static_cast<uint8_t>(dport >> 8);
+	udp[3] = static_cast<uint8_t>(dport & 0xff);
+	udp[4] = static_cast<uint8_t>(udp_len >> 8);
+	udp[5] = static_cast<uint8_t>(udp_len & 0xff);
+	if (udp_len >= 20)
+		udp[8] = 0x0a;	// BTH opcode: RC WRITE ONLY
+	return f;
+}
+
+// TOS bytes of the testbed classes (wire.md §6).
+constexpr uint8_t kTosData = 0x6a;	// DSCP 26, ECT(0) -> priority 3
+constexpr uint8_t kTosDataNotEct = 0x68;
+constexpr uint8_t kTosCnp = 0xc0;	// DSCP 48, Not-ECT -> priority 6
+constexpr uint8_t kTosBestEffort = 0x00;
+
+} // namespace fabric_test
+
+#endif

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Defaults and validation of the fabric configuration.
+#include "switch_config.h"
+
+#include <set>
+#include <utility>
+
+namespace rxecc::fabric {
+
+std::array<uint8_t, 64> SwitchConfig::default_dscp_map()
+{
+	std::array<uint8_t, 64> m{};
+	m[26] = 3;
+	m[48] = 6;
+	return m;
+}
+
+int SwitchConfig::find_port(const std::string &port_name) const
+{
+	for (size_t i = 0; i < ports.size(); i++)
+		if (ports[i].name == port_name)
+			return static_cast<int>(i);
+	return -1;
+}
+
+int Topology::find_switch(const std::string &name) const
+{
+	for (size_t i = 0; i < switches.size(); i++)
+		if (switches[i].name == name)
+			return static_cast<int>(i);
+	return -1;
+}
+
+uint64_t reserved_headroom(const SwitchConfig &c)
+{
+	uint64_t sum = 0;
+	for (const PortConfig &p : c.ports)
+		for (const PfcParams &pfc : p.pfc)
+			if (pfc.enabled)
+				sum += pfc.headroom;
+	return sum;
+}
+
+namespace {
+
+std::string validate_port(const PortConfig &p)
+{
+	std::string where = "port " + p.name + ": ";
+	if (p.rate_bps < kMinRateBps || p.rate_bps > kMaxRateBps)
+		return where + "rate must be between 1 kbit/s and 2 Tbit/s";
+	if (p.delay_ns > kMaxDelayNs)
+		return where + "delay above 10 s";
+	if (p.overhead_bytes > 1024)
+		return where + "overhead above 1024 bytes";
+	if (p.pause_quanta == 0)
+		return where + "pause quanta must be positive (0 is XON)";
+	for (int prio = 0; prio < kNumPriorities; prio++) {
+		std::string wp = where + "priority " + std::to_string(prio) + ": ";
+		const RedParams &r = p.red[static_cast<size_t>(prio)];
+		if (r.enabled && r.kmin >= r.kmax)
+			return wp + "ECN kmin must be below kmax";
+		if (r.enabled && r.pmax_q16 > kQ16One)
+			return wp + "ECN pmax above 1";
+		const PfcParams &f = p.pfc[static_cast<size_t>(prio)];
+		if (f.enabled && f.xoff == 0)
+			return wp + "PFC xoff must be positive";
+		if (f.enabled && f.xon >= f.xoff)
+			return wp + "PFC xon must be below xoff";
+	}
+	return "";
+}
+
+} // namespace
+
+std::string validate(const SwitchConfig &c)
+{
+	std::string where = "switch " + c.name + ": ";
+	if (c.ports.empty())
+		return where + "no ports";
+	if (c.buffer_bytes == 0 || c.buffer_bytes > kMaxBufferBytes)
+		return where + "buffer must be between 1 byte and 1 TiB";
+	if (c.alpha_q16 == 0 || c.alpha_q16 > kMaxAlphaQ16)
+		return where + "alpha must be above 0 and at most 64";
+	for (uint8_t prio : c.dscp_to_prio)
+		if (prio >= kNumPriorities)
+			return where + "DSCP map to a priority above 7";
+	for (uint32_t q : c.quantum)
+		if (q < kMinQuantum)
+			return where + "DWRR quantum below 64 bytes";
+	std::set<std::string> names;
+	for (const PortConfig &p : c.ports) {
+		if (!names.insert(p.name).second)
+			return where + "duplicate port " + p.name;
+		std::string e = validate_port(p);
+		if (!e.empty())
+			return where + e;
+	}
+	uint64_t hr = reserved_headroom(c);
+	if (hr >= c.buffer_bytes)
+		return where + "PFC headroom (" + std::to_string(hr) +
+		       " bytes) leaves no shared buffer of " + std::to_string(c.buffer_bytes);
+	auto nports = static_cast<int>(c.ports.size());
+	for (const IpRoute &r : c.routes) {
+		if (r.port < 0 || r.port >= nports)
+			return where + "route to a port that does not exist";
+		if (r.prefix_len > (r.prefix.v6 ? 128u : 32u))
+			return where + "route prefix length too long";
+	}
+	for (const MacRoute &m : c.macs)
+		if (m.port < 0 || m.port >= nports)
+			return where + "MAC entry for a port that does not exist";
+	return "";
+}
+
+std::string validate(const Topology &t)
+{
+	std::set<std::string> names;
+	for (const SwitchConfig &s : t.switches) {
+		if (!names.insert(s.name).second)
+			return "duplicate switch " + s.name;
+		std::string e = validate(s);
+		if (!e.empty())
+			return e;
+	}
+	std::set<std::pair<int, int>> used;
+	auto nsw = static_cast<int>(t.switches.size());
+	for (const LinkConfig &l : t.links) {
+		if (l.sw_a < 0 || l.sw_a >= nsw || l.sw_b < 0 || l.sw_b >= nsw)
+			return "link between switches that do not exist";
+		const SwitchConfig &a = t.switches[static_cast<size_t>(l.sw_a)];
+		const SwitchConfig &b = t.switches[static_cast<size_t>(l.sw_b)];
+		if (l.port_a < 0 || l.port_a >= static_cast<int>(a.ports.size()) || l.port_b < 0 ||
+		    l.port_b >= static_cast<int>(b.ports.size()))
+			return "link between ports that do not exist";
+		if (l.sw_a == l.sw_b && l.port_a == l.port_b)
+			return "link from a port to itself";
+		if (!used.insert({l.sw_a, l.port_a}).second || !used.insert({l.sw_b, l.port_b}).second)
+			return "port in more than one link";
+	}
+	return "";
+}
+
+} // namespace rxecc::fabric

@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Topology file parser; the format is in
+// Documentation/rxe-cc/fabric-topology.rst.
+#include "topology.h"
+
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace rxecc::fabric {
+
+std::string TopologyError::to_string() const
+{
+	if (line <= 0)
+		return message;
+	return "line " + std::to_string(line) + ": " + message;
+}
+
+namespace {
+
+constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+
+// A whole number or a decimal with up to 9 fraction digits, times mult;
+// nullopt unless the result is a whole number that fits.
+std::optional<uint64_t> scaled_decimal(std::string_view s, uint64_t mult)
+{
+	uint64_t mantissa = 0, divisor = 1;
+	bool dot = false, digits = false;
+	size_t ndigits = 0;
+	for (char c : s) {
+		if (c == '.' && !dot) {
+			dot = true;
+			continue;
+		}
+		if (c < '0' || c > '9')
+			return std::nullopt;
+		if (++ndigits > 18)
+			return std::nullopt;
+		digits = true;
+		mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
+		if (dot) {
+			divisor *= 10;
+			if (divisor > 1000000000)
+				return std::nullopt;
+		}
+	}
+	if (!digits)
+		return std::nullopt;
+	if (mult != 0 && mantissa > kU64Max / mult)
+		return std::nullopt;
+	uint64_t v = mantissa * mult;
+	if (v % divisor)
+		return std::nullopt;
+	return v / divisor;
+}
+
+std::optional<uint64_t> with_unit(std::string_view s,
+				  const std::vector<std::pair<std::string_view, uint64_t>> &units)
+{
+	// Longest unit first, so "KiB" is not read as "B".
+	size_t best = std::string_view::npos;
+	uint64_t mult = 0;
+	for (const auto &[name, m] : units) {
+		if (s.size() > name.size() && s.substr(s.size() - name.size()) == name &&
+		    (best == std::string_view::npos || name.size() > best)) {
+			best = name.size();
+			mult = m;
+		}
+	}
+	if (best == std::string_view::npos)
+		return std::nullopt;
+	return scaled_decimal(s.substr(0, s.size() - best), mult);
+}
+
+std::optional<uint64_t> parse_uint(std::string_view s)
+{
+	if (s.empty() || s.size() > 19)
+		return std::nullopt;
+	uint64_t v = 0;
+	for (char c : s) {
+		if (c < '0' || c > '9')
+			return std::nullopt;
+		v = v * 10 + static_cast<uint64_t>(c - '0');
+	}
+	return v;
+}
+
+} // namespace
+
+std::optional<uint64_t> parse_size(std::string_view s)
+{
+	static const std::vector<std::pair<std::string_view, uint64_t>> units = {
+		{"", 1},		{"B", 1},		{"K", 1000},
+		{"KB", 1000},		{"KiB", 1024},		{"M", 1000000},
+		{"MB", 1000000},	{"MiB", 1048576},	{"G", 1000000000},
+		{"GB", 1000000000},	{"GiB", 1073741824},
+	};
+	return with_unit(s, units);
+}
+
+std::optional<uint64_t> parse_rate(std::string_view s)
+{
+	static const std::vector<std::pair<std::string_view, uint64_t>> units = {
+		{"", 1},	 {"bps", 1},		 {"K", 1000},
+		{"Kbps", 1000},	 {"M", 1000000},	 {"Mbps", 1000000},
+		{"G", 1000000000}, {"Gbps", 1000000000},
+	};
+	return with_unit(s, units);
+}
+
+std::optional<uint64_t> parse_time(std::string_view s)
+{
+	static const std::vector<std::pair<std::string_view, uint64_t>> units = {
+		{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000},
+	};
+	return with_unit(s, units);
+}
+
+std::optional<uint32_t> parse_fraction_q16(std::string_view s)
+{
+	uint64_t v;
+	size_t slash = s.find('/');
+	if (slash != std::string_view::npos) {
+		auto num = parse_uint(s.substr(0, slash));
+		auto den = parse_uint(s.substr(slash + 1));
+		if (!num || !den || *den == 0 || *num > (uint64_t{1} << 32))
+			return std::nullopt;
+		v = (*num << 16) / *den;
+	} else {
+		// floor(x * 65536): scale by 65536 * 10^9, then drop the 10^9.
+		auto scaled = scaled_decimal(s, uint64_t{65536} * 1000000000);
+		if (!scaled)
+			return std::nullopt;
+		v = *scaled / 1000000000;
+	}
+	if (v > std::numeric_limits<uint32_t>::max())
+		return std::nullopt;
+	return static_cast<uint32_t>(v);
+}
+
+namespace {
+
+struct Failure {
+	std::string message;
+};
+
+[[noreturn]] void fail(const std::string &msg)
+{
+	throw Failure{msg};
+}
+
+bool valid_name(std::string_view s)
+{
+	if (s.empty() || s.size() > 64)
+		return false;
+	for (char c : s) {
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			  c == '_' || c == '-' || c == '.';
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+std::vector<std::string> split(std::string_view s, char sep)
+{
+	std::vector<std::string> out;
+	size_t start = 0;
+	for (;;) {
+		size_t pos = s.find(sep, start);
+		out.emplace_back(s.substr(start, pos - start));
+		if (pos == std::string_view::npos)
+			return out;
+		start = pos + 1;
+	}
+}
+
+int parse_prio(const std::string &s)
+{
+	auto v = parse_uint(s);
+	if (!v || *v >= kNumPriorities)
+		fail("priority '" + s + "' is not 0..7");
+	return static_cast<int>(*v);
+}
+
+// The key=value attributes after the positional words of a line.
+class Attrs {
+public:
+	Attrs(const std::vector<std::string> &words, size_t first, std::set<std::string> allowed)
+	{
+		for (size_t i = first; i < words.size(); i++) {
+			size_t eq = words[i].find('=');
+			if (eq == std::string::npos || eq == 0)
+				fail("expected key=value, got '" + words[i] + "'");
+			std::string key = words[i].substr(0, eq);
+			if (!allowed.count(key))
+				fail("unknown attribute '" + key + "'");
+			if (!kv_.emplace(key, words[i].substr(eq + 1)).second)
+				fail("attribute '" + key + "' given twice");
+		}
+	}
+
+	bool has(const std::string &key) const { return kv_.count(key) != 0; }
+	const std::string &get(const std::string &key) const
+	{
+		auto it = kv_.find(key);
+		if (it == kv_.end())
+			fail("missing attribute '" + key + "'");
+		return it->second;
+	}
+
+	uint64_t size(const std::string &key) const
+	{
+		auto v = parse_size(get(key));
+		if (!v)
+			fail("bad size " + key + "='" + get(key) + "' (e.g. 1500, 64KB, 1MiB)");
+		return *v;
+	}
+	uint64_t rate(const std::string &key) const
+	{
+		auto v = parse_rate(get(key));
+		if (!v)
+			fail("bad rate " + key + "='" + get(key) + "' (e.g. 100M, 1G, 2.5Gbps)");
+		return *v;
+	}
+	uint64_t time(const std::string &key) const
+	{
+		auto v = parse_time(get(key));
+		if (!v)
+			fail("bad time " + key + "='" + get(key) + "' (e.g. 500ns, 5us, 1ms)");
+		return *v;
+	}
+	uint32_t fraction(const std::string &key) const
+	{
+		auto v = parse_fraction_q16(get(key));
+		if (!v)
+			fail("bad fraction " + key + "='" + get(key) + "' (e.g. 0.2, 1/8, 2)");
+		return *v;
+	}
+	uint64_t number(const std::string &key, uint64_t max) const
+	{
+		auto v = parse_uint(get(key));
+		if (!v || *v > max)
+			fail("bad number " + key + "='" + get(key) + "' (0.." + std::to_string(max) + ")");
+		return *v;
+	}
+	bool boolean(const std::string &key) const
+	{
+		const std::string &v = get(key);
+		if (v == "yes" || v == "on" || v == "1")
+			return true;
+		if (v == "no" || v == "off" || v == "0")
+			return false;
+		fail("bad boolean " + key + "='" + v + "' (yes or no)");
+	}
+	std::vector<int> priorities(const std::string &key) const
+	{
+		const std::string &v = get(key);
+		std::vector<int> out;
+		if (v == "*") {
+			for (int p = 0; p < kNumPriorities; p++)
+				out.push_back(p);
+			return out;
+		}
+		for (const std::string &s : split(v, ','))
+			out.push_back(parse_prio(s));
+		return out;
+	}
+
+private:
+	std::map<std::string, std::string> kv_;
+};
+
+class Parser {
+public:
+	Topology topo;
+
+	void line(const std::vector<std::string> &w)
+	{
+		const std::string &d = w[0];
+		if (d == "seed")
+			seed(w);
+		else if (d == "switch")
+			declare_switch(w);
+		else if (d == "port")
+			declare_port(w);
+		else if (d == "link")
+			declare_link(w);
+		else if (d == "route")
+			route(w);
+		else if (d == "mac")
+			mac(w);
+		else if (d == "ecn")
+			ecn(w);
+		else if (d == "pfc")
+			pfc(w);
+		else
+			fail("unknown directive '" + d + "' (seed, switch, port, link, route, mac, ecn, pfc)");
+	}
+
+	std::vector<int> switch_line;	// declaration line of each switch
+
+	int line_no = 0;
+
+private:
+	static void want_words(const std::vector<std::string> &w, size_t n, const char *usage)
+	{
+		if (w.size() < n)
+			fail(std::string("too few words; usage: ") + usage);
+	}
+
+	SwitchConfig &sw(const std::string &name)
+	{
+		int i = topo.find_switch(name);
+		if (i < 0)
+			fail("unknown switch '" + name + "'");
+		return topo.switches[static_cast<size_t>(i)];
+	}
+
+	static int port_of(const SwitchConfig &s, const std::string &name)
+	{
+		int p = s.find_port(name);
+		if (p < 0)
+			fail("switch " + s.name + " has no port '" + name + "'");
+		return p;
+	}
+
+	// "sw:port" split in two.
+	static std::pair<std::string, std::string> endpoint(const std::string &s)
+	{
+		size_t c = s.find(':');
+		if (c == std::string::npos || s.find(':', c + 1) != std::string::npos)
+			fail("expected switch:port, got '" + s + "'");
+		return {s.substr(0, c), s.substr(c + 1)};
+	}
+
+	// Ports named by "sw:port", "sw:*" or "*:*".
+	std::vector<std::pair<int, int>> targets(const std::string &s)
+	{
+		auto [swn, pn] = endpoint(s);
+		std::vector<std::pair<int, int>> out;
+		for (size_t i = 0; i < topo.switches.size(); i++) {
+			const SwitchConfig &c = topo.switches[i];
+			if (swn != "*" && c.name != swn)
+				continue;
+			for (size_t p = 0; p < c.ports.size(); p++)
+				if (pn == "*" || c.ports[p].name == pn)
+					out.push_back({static_cast<int>(i), static_cast<int>(p)});
+		}
+		if (swn != "*")
+			sw(swn);
+		if (out.empty())
+			fail("'" + s + "' matches no declared port");
+		return out;
+	}
+
+	void seed(const std::vector<std::string> &w)
+	{
+		if (w.size() != 2)
+			fail("usage: seed N");
+		auto v = parse_uint(w[1]);
+		if (!v)
+			fail("bad seed '" + w[1] + "'");
+		topo.seed = *v;
+	}
+
+	void declare_switch(const std::vector<std::string> &w)
+	{
+		want_words(w, 2, "switch NAME buffer=SIZE [alpha=F] [dscp=D:P,..] [strict=P,..] "
+				 "[quantum=BYTES|P:BYTES,..]");
+		if (!valid_name(w[1]))
+			fail("bad switch name '" + w[1] + "'");
+		if (topo.find_switch(w[1]) >= 0)
+			fail("switch '" + w[1] + "' declared twice");
+		Attrs a(w, 2, {"buffer", "alpha", "dscp", "strict", "quantum"});
+		SwitchConfig c;
+		c.name = w[1];
+		c.buffer_bytes = a.size("buffer");
+		if (c.buffer_bytes == 0 || c.buffer_bytes > kMaxBufferBytes)
+			fail("buffer must be between 1 byte and 1 TiB");
+		if (a.has("alpha")) {
+			c.alpha_q16 = a.fraction("alpha");
+			if (c.alpha_q16 == 0 || c.alpha_q16 > kMaxAlphaQ16)
+				fail("alpha must be above 0 and at most 64");
+		}
+		if (a.has("dscp")) {
+			for (const std::string &e : split(a.get("dscp"), ',')) {
+				auto [d, p] = endpoint(e);
+				auto dv = parse_uint(d);
+				if (!dv || *dv > 63)
+					fail("DSCP '" + d + "' is not 0..63");
+				c.dscp_to_prio[*dv] = static_cast<uint8_t>(parse_prio(p));
+			}
+		}
+		if (a.has("strict")) {
+			c.strict_mask = 0;
+			if (a.get("strict") != "none")
+				for (int p : a.priorities("strict"))
+					c.strict_mask = static_cast<uint8_t>(c.strict_mask | (1u << p));
+		}
+		if (a.has("quantum"))
+			quantum(c, a.get("quantum"));
+		topo.switches.push_back(std::move(c));
+		switch_line.push_back(line_no);
+	}
+
+	static void quantum(SwitchConfig &c, const std::string &v)
+	{
+		auto check = [](const std::string &s) {
+			auto q = parse_size(s);
+			if (!q || *q < kMinQuantum || *q > kMaxFrameBytes * 16)
+				fail("DWRR quantum '" + s + "' is not 64..262144 bytes");
+			return static_cast<uint32_t>(*q);
+		};
+		if (v.find(':') == std::string::npos) {
+			c.quantum.fill(check(v));
+			return;
+		}
+		for (const std::string &e : split(v, ',')) {
+			auto [p, q] = endpoint(e);
+			c.quantum[static_cast<size_t>(parse_prio(p))] = check(q);
+		}
+	}
+
+	PortConfig &add_port(SwitchConfig &s, int sw_index, const std::string &name)
+	{
+		if (!valid_name(name))
+			fail("bad port name '" + name + "'");
+		if (s.find_port(name) >= 0)
+			fail("switch " + s.name + " already has a port '" + name + "'");
+		if (s.ports.size() >= 0xffff)
+			fail("too many ports");
+		PortConfig p;
+		p.name = name;
+		// Locally administered: 02:fb:<switch>:<port>, 16 bits each.
+		auto pi = s.ports.size();
+		auto si = static_cast<size_t>(sw_index);
+		p.mac = {0x02, 0xfb, static_cast<uint8_t>(si >> 8), static_cast<uint8_t>(si & 0xff),
+			 static_cast<uint8_t>(pi >> 8), static_cast<uint8_t>(pi & 0xff)};
+		s.ports.push_back(p);
+		return s.ports.back();
+	}
+
+	static void link_attrs(PortConfig &p, const Attrs &a)
+	{
+		p.rate_bps = a.rate("rate");
+		if (p.rate_bps < kMinRateBps || p.rate_bps > kMaxRateBps)
+			fail("rate must be between 1 kbit/s and 2 Tbit/s");
+		p.delay_ns = a.time("delay");
+		if (p.delay_ns > kMaxDelayNs)
+			fail("delay above 10 s");
+		if (a.has("overhead"))
+			p.overhead_bytes = static_cast<uint32_t>(a.number("overhead", 1024));
+		if (a.has("flood"))
+			p.flood = a.boolean("flood");
+		if (a.has("pause_quanta")) {
+			p.pause_quanta = static_cast<uint16_t>(a.number("pause_quanta", 0xffff));
+			if (p.pause_quanta == 0)
+				fail("pause_quanta must be 1..65535 (0 is XON)");
+		}
+	}
+
+	void declare_port(const std::vector<std::string> &w)
+	{
+		want_words(w, 2, "port SWITCH:PORT rate=RATE delay=TIME [overhead=N] [mac=MAC] "
+				 "[flood=yes|no] [pause_quanta=N] [attach=STRING]");
+		auto [swn, pn] = endpoint(w[1]);
+		SwitchConfig &s = sw(swn);
+		Attrs a(w, 2, {"rate", "delay", "overhead", "mac", "flood", "pause_quanta", "attach"});
+		PortConfig &p = add_port(s, topo.find_switch(swn), pn);
+		link_attrs(p, a);
+		if (a.has("mac")) {
+			auto m = parse_mac(a.get("mac"));
+			if (!m)
+				fail("bad MAC '" + a.get("mac") + "' (e.g. 02:00:00:00:00:01)");
+			p.mac = *m;
+		}
+		if (a.has("attach"))
+			p.attach = a.get("attach");
+	}
+
+	void declare_link(const std::vector<std::string> &w)
+	{
+		want_words(w, 3, "link SWITCH:PORT SWITCH:PORT rate=RATE delay=TIME [overhead=N] "
+				 "[flood=yes|no] [pause_quanta=N]");
+		auto [sa, pa] = endpoint(w[1]);
+		auto [sb, pb] = endpoint(w[2]);
+		if (sa == sb && pa == pb)
+			fail("link from a port to itself");
+		Attrs a(w, 3, {"rate", "delay", "overhead", "flood", "pause_quanta"});
+		int ia = topo.find_switch(sa), ib = topo.find_switch(sb);
+		link_attrs(add_port(sw(sa), ia, pa), a);
+		link_attrs(add_port(sw(sb), ib, pb), a);
+		LinkConfig l;
+		l.sw_a = ia;
+		l.port_a = sw(sa).find_port(pa);
+		l.sw_b = ib;
+		l.port_b = sw(sb).find_port(pb);
+		topo.links.push_back(l);
+	}
+
+	void route(const std::vector<std::string> &w)
+	{
+		if (w.size() != 4)
+			fail("usage: route SWITCH PREFIX/LEN PORT");
+		SwitchConfig &s = sw(w[1]);
+		IpRoute r;
+		size_t slash = w[2].find('/');
+		std::string addr = w[2].substr(0, slash);
+		auto ip = parse_ip(addr);
+		if (!ip)
+			fail("bad IP address '" + addr + "'");
+		r.prefix = *ip;
+		unsigned max_len = ip->v6 ? 128 : 32;
+		r.prefix_len = max_len;
+		if (slash != std::string::npos) {
+			auto len = parse_uint(w[2].substr(slash + 1));
+			if (!len || *len > max_len)
+				fail("bad prefix length in '" + w[2] + "'");
+			r.prefix_len = static_cast<unsigned>(*len);
+		}
+		r.port = port_of(s, w[3]);
+		s.routes.push_back(r);
+	}
+
+	void mac(const std::vector<std::string> &w)
+	{
+		if (w.size() != 4)
+			fail("usage: mac SWITCH MAC PORT");
+		SwitchConfig &s = sw(w[1]);
+		auto m = parse_mac(w[2]);
+		if (!m)
+			fail("bad MAC '" + w[2] + "' (e.g. 02:00:00:00:00:01)");
+		s.macs.push_back({*m, port_of(s, w[3])});
+	}
+
+	void ecn(const std::vector<std::string> &w)
+	{
+		want_words(w, 2, "ecn TARGET prio=LIST kmin=SIZE kmax=SIZE pmax=F [at=dequeue|enqueue]");
+		Attrs a(w, 2, {"prio", "kmin", "kmax", "pmax", "at"});
+		RedParams r;
+		r.enabled = true;
+		r.kmin = a.size("kmin");
+		r.kmax = a.size("kmax");
+		r.pmax_q16 = a.fraction("pmax");
+		if (r.kmin >= r.kmax)
+			fail("kmin must be below kmax");
+		if (r.pmax_q16 > kQ16One)
+			fail("pmax above 1");
+		if (a.has("at")) {
+			if (a.get("at") == "dequeue")
+				r.point = MarkPoint::kDequeue;
+			else if (a.get("at") == "enqueue")
+				r.point = MarkPoint::kEnqueue;
+			else
+				fail("at must be dequeue or enqueue");
+		}
+		std::vector<int> prios = a.priorities("prio");
+		for (auto [si, pi] : targets(w[1]))
+			for (int prio : prios)
+				topo.switches[static_cast<size_t>(si)].ports[static_cast<size_t>(pi)]
+					.red[static_cast<size_t>(prio)] = r;
+	}
+
+	void pfc(const std::vector<std::string> &w)
+	{
+		want_words(w, 2, "pfc TARGET prio=LIST xoff=SIZE xon=SIZE headroom=SIZE");
+		Attrs a(w, 2, {"prio", "xoff", "xon", "headroom"});
+		PfcParams f;
+		f.enabled = true;
+		f.xoff = a.size("xoff");
+		f.xon = a.size("xon");
+		f.headroom = a.size("headroom");
+		if (f.xoff == 0)
+			fail("xoff must be positive");
+		if (f.xon >= f.xoff)
+			fail("xon must be below xoff");
+		std::vector<int> prios = a.priorities("prio");
+		for (auto [si, pi] : targets(w[1])) {
+			SwitchConfig &s = topo.switches[static_cast<size_t>(si)];
+			for (int prio : prios)
+				s.ports[static_cast<size_t>(pi)].pfc[static_cast<size_t>(prio)] = f;
+			uint64_t hr = reserved_headroom(s);
+			if (hr >= s.buffer_bytes)
+				fail("switch " + s.name + ": PFC headroom now totals " +
+				     std::to_string(hr) + " bytes, not below its buffer of " +
+				     std::to_string(s.buffer_bytes));
+		}
+	}
+
+	static std::optional<IpAddr> parse_ip(const std::string &s)
+	{
+		if (s.find(':') == std::string::npos) {
+			std::vector<std::string> parts = split(s, '.');
+			if (parts.size() != 4)
+				return std::nullopt;
+			IpAddr ip;
+			for (size_t i = 0; i < 4; i++) {
+				auto v = parse_uint(parts[i]);
+				if (!v || *v > 255 || parts[i].size() > 3)
+					return std::nullopt;
+				ip.b[i] = static_cast<uint8_t>(*v);
+			}
+			return ip;
+		}
+		return parse_ipv6(s);
+	}
+
+	static std::optional<IpAddr> parse_ipv6(const std::string &s)
+	{
+		// Groups of up to 4 hex digits, at most one "::".
+		size_t gap = s.find("::");
+		if (gap != std::string::npos && s.find("::", gap + 1) != std::string::npos)
+			return std::nullopt;
+		auto groups = [](const std::string &part) -> std::optional<std::vector<uint16_t>> {
+			std::vector<uint16_t> out;
+			if (part.empty())
+				return out;
+			for (const std::string &g : split(part, ':')) {
+				if (g.empty() || g.size() > 4)
+					return std::nullopt;
+				unsigned v = 0;
+				for (char c : g) {
+					unsigned d;
+					if (c >= '0' && c <= '9')
+						d = static_cast<unsigned>(c - '0');
+					else if (c >= 'a' && c <= 'f')
+						d = static_cast<unsigned>(c - 'a' + 10);
+					else if (c >= 'A' && c <= 'F')
+						d = static_cast<unsigned>(c - 'A' + 10);
+					else
+						return std::nullopt;
+					v = v * 16 + d;
+				}
+				out.push_back(static_cast<uint16_t>(v));
+			}
+			return out;
+		};
+		std::optional<std::vector<uint16_t>> head, tail;
+		if (gap == std::string::npos) {
+			head = groups(s);
+			tail = std::vector<uint16_t>{};
+			if (!head || head->size() != 8)
+				return std::nullopt;
+		} else {
+			head = groups(s.substr(0, gap));
+			tail = groups(s.substr(gap + 2));
+			if (!head || !tail || head->size() + tail->size() > 7)
+				return std::nullopt;
+		}
+		IpAddr ip;
+		ip.v6 = true;
+		size_t i = 0;
+		for (uint16_t g : *head) {
+			ip.b[i++] = static_cast<uint8_t>(g >> 8);
+			ip.b[i++] = static_cast<uint8_t>(g & 0xff);
+		}
+		i = 16 - 2 * tail->size();
+		for (uint16_t g : *tail) {
+			ip.b[i++] = static_cast<uint8_t>(g >> 8);
+			ip.b[i++] = static_cast<uint8_t>(g & 0xff);
+		}
+		return ip;
+	}
+};
+
+std::vector<std::string> words_of(std::string_view line)
+{
+	size_t hash = line.find('#');
+	if (hash != std::string_view::npos)
+		line = line.substr(0, hash);
+	std::vector<std::string> w;
+	size_t i = 0;
+	while (i < line.size()) {
+		while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+			i++;
+		size_t start = i;
+		while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+			i++;
+		if (i > start)
+			w.emplace_back(line.substr(start, i - start));
+	}
+	return w;
+}
+
+} // namespace
+
+TopologyResult parse_topology(std::string_view text)
+{
+	TopologyResult res;
+	Parser parser;
+	size_t pos = 0;
+	try {
+		while (pos <= text.size()) {
+			size_t nl = text.find('\n', pos);
+			std::string_view line = text.substr(pos, nl == std::string_view::npos
+								       ? std::string_view::npos
+								       : nl - pos);
+			parser.line_no++;
+			std::vector<std::string> w = words_of(line);
+			if (!w.empty())
+				parser.line(w);
+			if (nl == std::string_view::npos)
+				break;
+			pos = nl + 1;
+		}
+		// Checks that need the whole file, reported at the switch's line.
+		parser.line_no = 0;
+		for (size_t i = 0; i < parser.topo.switches.size(); i++) {
+			parser.line_no = parser.switch_line[i];
+			std::string e = validate(parser.topo.switches[i]);
+			if (!e.empty())
+				fail(e);
+		}
+		parser.line_no = 0;
+		if (parser.topo.switches.empty())
+			fail("no switch declared");
+		std::string e = validate(parser.topo);
+		if (!e.empty())
+			fail(e);
+	} catch (const Failure &f) {
+		res.error = {parser.line_no, f.message};
+		return res;
+	}
+	res.topology = std::move(parser.topo);
+	return res;
+}
+
+} // namespace rxecc::fabric
