@@ -3,8 +3,6 @@
 // RED marking probability (specs/dcqcn.md §4.5 TV-4) and the marker's
 // use of the random source.
 #include <cstdint>
-#include <deque>
-#include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -48,25 +46,6 @@ TEST(RedProbability, PmaxOneIsLinearUpToCertainty)
 	EXPECT_EQ(red_probability_q16(3000, p), 65536u);
 	EXPECT_EQ(red_probability_q16(3001, p), 65536u);
 }
-
-// Returns the given rnd16 values (as the top half of next_u32); throws if
-// drawn more often than scripted.
-class ScriptedRng : public Rng {
-public:
-	explicit ScriptedRng(std::deque<uint32_t> rnd16) : values_(std::move(rnd16)) {}
-	uint32_t next_u32() override
-	{
-		if (values_.empty())
-			throw std::logic_error("unexpected draw");
-		uint32_t v = values_.front();
-		values_.pop_front();
-		return v << 16;
-	}
-	size_t left() const { return values_.size(); }
-
-private:
-	std::deque<uint32_t> values_;
-};
 
 SwitchConfig one_port_switch(const RedParams &r)
 {

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Frames for the fabric tests: the test vectors of specs/wire.md Appendix A
-// and a builder of IPv4/UDP frames with correct lengths and checksum.
+// Helpers of the fabric tests: the test vectors of specs/wire.md Appendix
+// A, a builder of IPv4/UDP frames with correct lengths and checksum, and a
+// scripted random source.
 #ifndef RXECC_FABRIC_TEST_FRAMES_H
 #define RXECC_FABRIC_TEST_FRAMES_H
 
 #include <cstdint>
+#include <deque>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "packet.h"
+#include "rng.h"
 
 namespace fabric_test {
 
@@ -116,6 +121,25 @@ constexpr uint8_t kTosData = 0x6a;	// DSCP 26, ECT(0) -> priority 3
 constexpr uint8_t kTosDataNotEct = 0x68;
 constexpr uint8_t kTosCnp = 0xc0;	// DSCP 48, Not-ECT -> priority 6
 constexpr uint8_t kTosBestEffort = 0x00;
+
+// Returns the given rnd16 values (as the top half of next_u32); throws if
+// drawn more often than scripted.
+class ScriptedRng : public rxecc::fabric::Rng {
+public:
+	explicit ScriptedRng(std::deque<uint32_t> rnd16) : values_(std::move(rnd16)) {}
+	uint32_t next_u32() override
+	{
+		if (values_.empty())
+			throw std::logic_error("unexpected draw");
+		uint32_t v = values_.front();
+		values_.pop_front();
+		return v << 16;
+	}
+	size_t left() const { return values_.size(); }
+
+private:
+	std::deque<uint32_t> values_;
+};
 
 } // namespace fabric_test
 
