@@ -59,6 +59,10 @@ TEST(Fabric, TwoHopTiming)
 	EXPECT_EQ(out[0].tx.arrive_ns, 91920u + kFrame1000 + 1000);
 	EXPECT_EQ(out[0].tx.frame, udp_frame(1, 2, kTosData, 1000));
 	EXPECT_EQ(f.next_event_time(), kNever);
+	// Polling "until forever" terminates.
+	f.on_ingress(0, 0, udp_frame(1, 2, kTosData, 1000), 200000);
+	EXPECT_EQ(f.poll(kNever).size(), 1u);
+	EXPECT_TRUE(f.poll(kNever).empty());
 }
 
 // Four leaves, each with one host sending 50 frames of 1000 bytes at t = 0,

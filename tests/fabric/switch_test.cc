@@ -105,6 +105,7 @@ TEST(SwitchForward, ByIpRouteWithExactTimes)
 	EXPECT_EQ(sw.port_counters(0).rx_frames, 1u);
 	EXPECT_EQ(sw.queue_status(2, 3, 2000).counters.tx_packets, 1u);
 	EXPECT_EQ(sw.queue_status(2, 3, 2000).counters.tx_bytes, 1000u);
+	EXPECT_TRUE(sw.poll(kNever).empty());	// terminates
 }
 
 TEST(SwitchForward, LongestPrefixThenMacThenFlood)

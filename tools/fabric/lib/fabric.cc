@@ -70,7 +70,8 @@ void Fabric::advance(Time now)
 				which = i;
 			}
 		}
-		if (std::min(t_link, t_sw) > now)
+		Time t = std::min(t_link, t_sw);
+		if (t == kNever || t > now)
 			break;
 		if (t_link <= t_sw) {
 			auto it = in_flight_.begin();

@@ -133,7 +133,7 @@ void Switch::advance(Time now)
 	now = std::max(now, now_);
 	for (;;) {
 		Time t = next_internal_event();
-		if (t > now)
+		if (t == kNever || t > now)
 			break;
 		run_events_at(t);
 	}
