@@ -14,6 +14,7 @@ start_traffic() {
 	wait_listen "$sns" "$port" || { fail "$tag: server did not start"; return 1; }
 	bg ip netns exec "$cns" ib_write_bw -d "$cdev" -x "$(gid_index "$cdev" "$cip")" \
 		-p "$port" -F -D 60 "$sip" >"$TMP/$tag.client" 2>&1
+	CLIENT_PID=$BG_PID
 	# wait until data flows: the client prints its table header
 	for t in $(seq 1 100); do
 		grep -q '#bytes' "$TMP/$tag.client" && return 0
@@ -34,18 +35,23 @@ wait_gone() {
 	return 1
 }
 
-# wait_pids SECONDS: until every background process has exited.
-wait_pids() {
-	local t pid alive
-	for t in $(seq 1 $(($1 * 10))); do
-		alive=0
-		for pid in "${_bg_pids[@]}"; do
-			kill -0 "$pid" 2>/dev/null && alive=1
-		done
-		[ $alive = 0 ] && return 0
+# wait_pid PID SECONDS: until the process has exited.
+wait_pid() {
+	local t
+	for t in $(seq 1 $(($2 * 10))); do
+		kill -0 "$1" 2>/dev/null || return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+# stop_traffic: end the remaining perftest processes (the server has no
+# deadline of its own once its control connection is gone).
+stop_traffic() {
+	local pid
+	for pid in "${_bg_pids[@]}"; do kill "$pid" 2>/dev/null; done
+	wait 2>/dev/null
+	_bg_pids=()
 }
 
 dmesg_mark
@@ -61,14 +67,13 @@ wait_gid rxe_a 10.3.0.1 && wait_gid rxe_b 10.3.0.2 || ksft_exit
 if start_traffic del_link td_b rxe_b 10.3.0.2 td_a rxe_a 10.3.0.1 18700; then
 	ip -n td_b link del vb || fail "ip link del vb"
 	log "deleted vb (and its peer va) under traffic"
-	# the verbs users see errors and exit; give retries time to run out
-	check "perftest processes exited after link loss" wait_pids 120
+	# the client's QP sees errors once its retries run out, and it exits
+	check "ib_write_bw client exited after link loss" wait_pid "$CLIENT_PID" 120
+	stop_traffic
 	check "rxe_a unregistered" wait_gone rxe_a 60
 	check "rxe_b unregistered" wait_gone rxe_b 60
 fi
-for pid in "${_bg_pids[@]}"; do kill -9 "$pid" 2>/dev/null; done
-wait 2>/dev/null
-_bg_pids=()
+stop_traffic
 
 # 2. a whole namespace is deleted while a QP in it is active
 netns_add td_c
@@ -82,8 +87,7 @@ if start_traffic del_ns td_c rxe_d 10.3.1.2 td_a rxe_c 10.3.1.1 18701; then
 	log "deleted namespace td_c under traffic"
 	# the server in td_c keeps the namespace alive until it exits
 	sleep 2
-	for pid in "${_bg_pids[@]}"; do kill "$pid" 2>/dev/null; done
-	check "perftest processes exited" wait_pids 60
+	stop_traffic
 	check "rxe_d unregistered with its namespace" wait_gone rxe_d 120
 	check "rxe_c unregistered with its peer link" wait_gone rxe_c 60
 fi

@@ -30,7 +30,11 @@ done
 if [ $# -gt 0 ]; then
 	tests=("$@")
 else
-	mapfile -t tests < <(grep -v -e '^#' -e '^$' "$DIR/TESTS")
+	read -r -a tests <<<"$(grep -v -e '^#' -e '^$' "$DIR/TESTS" | tr '\n' ' ')"
+fi
+if [ ${#tests[@]} -eq 0 ]; then
+	echo "${0##*/}: no tests to run" >&2
+	exit 2
 fi
 for t in "${tests[@]}"; do
 	[ -x "$DIR/$t.sh" ] || { echo "${0##*/}: no such test: $t" >&2; usage >&2; exit 2; }
