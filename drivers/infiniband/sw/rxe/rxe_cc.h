@@ -33,6 +33,10 @@
 #define RXE_CC_ECN_ECT0		2
 #define RXE_CC_ECN_CE		3
 
+/* RoCEv2 CNP (specs/wire.md): BTH with BECN, 16 reserved bytes, ICRC */
+#define RXE_OPCODE_CNP		0x81
+#define RXE_CNP_BODY_BYTES	16
+
 /* ACC mark echo in BTH byte 4 of ACK-class packets (ICRC-masked) */
 #define RXE_CC_ECHO_CE		0x40	/* BECN: CE seen since the last ACK */
 #define RXE_CC_ECHO_CE_CNT	0x1e	/* saturating count of CE packets */
