@@ -23,6 +23,9 @@
 #include "rxe.h"
 #include "rxe_cc_int.h"
 
+#define CREATE_TRACE_POINTS
+#include "rxe_cc_trace.h"
+
 /* hrtimer slack: the wake-up goes through a work queue anyway */
 #define RXE_CC_TIMER_SLACK_NS	(20 * NSEC_PER_USEC)
 /* pacer credit of an idle QP, in packets of the path MTU */
@@ -190,16 +193,27 @@ static void rxe_cc_count_events(struct rxe_dev *rxe, u32 ev)
 		rxe_counter_inc(rxe, RXE_CNT_CC_RATE_INC);
 }
 
-/* Called under cc->lock: take the hooks' events and count them per QP. */
-static u32 rxe_cc_take_events(struct rxe_cc_qp *cc)
+/*
+ * Called under qp->cc.lock after a hook: take its events, count them per
+ * QP and trace a change of rate or window.
+ */
+static u32 rxe_cc_take_events(struct rxe_qp *qp)
 {
-	u32 ev = cc->ctx.out.events;
+	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_out *out = &cc->ctx.out;
+	u32 ev = out->events;
 
-	cc->ctx.out.events = 0;
+	out->events = 0;
 	if (ev & RXE_CC_EV_RATE_DEC)
 		cc->stats.rate_dec++;
 	if (ev & RXE_CC_EV_RATE_INC)
 		cc->stats.rate_inc++;
+	if (out->rate_bps != cc->last_rate || ev) {
+		cc->last_rate = out->rate_bps;
+		trace_rxe_cc_rate(dev_name(&qp->ibqp.device->dev), qp_num(qp),
+				  rxe_cc_algo_name(cc->ctx.ops), out->rate_bps,
+				  out->window_bytes, ev);
+	}
 	return ev;
 }
 
@@ -791,6 +805,7 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp)
 	const struct rxe_cc_ops *ops;
 	struct rxe_cc_np_msg msg;
 	u64 now = ktime_get_ns();
+	bool window_full = false;
 	bool send = false;
 	u64 until = 0;
 	u32 ev;
@@ -814,14 +829,31 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp)
 	    rxe_cc_before(now, cc->ctx.out.halt_ns) &&
 	    (!until || rxe_cc_before(until, cc->ctx.out.halt_ns)))
 		until = cc->ctx.out.halt_ns;
-	if (until)
+	/*
+	 * Window: bytes in flight, estimated from the unacknowledged PSNs at
+	 * full frames; one packet may always go when nothing is in flight.
+	 * No timer: the completer re-runs the requester after each ACK.
+	 */
+	if (!until && cc->ctx.out.window_bytes) {
+		int pkts = psn_compare(qp->req.psn, qp->comp.psn);
+		u64 frame = rxe_cc_wire_bytes(qp, qp->mtu);
+
+		if (pkts > 0 &&
+		    (u64)(pkts + 1) * frame > cc->ctx.out.window_bytes)
+			window_full = true;
+	}
+	if (until || window_full)
 		cc->stats.pacer_waits++;
-	ev = rxe_cc_take_events(cc);
+	ev = rxe_cc_take_events(qp);
 	spin_unlock_bh(&cc->lock);
 
 	rxe_cc_count_events(rxe, ev);
 	if (send)
 		rxe_cc_send_cnp(qp, &msg);
+	if (window_full) {
+		rxe_counter_inc(rxe, RXE_CNT_CC_PACER_WAITS);
+		return true;
+	}
 	if (!until)
 		return false;
 
@@ -859,7 +891,7 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 		ops->on_send(&cc->ctx, &tx, now);
 	cc->t_next = rxe_cc_pace(cc->t_next, now, cc->burst_ns, tx.bytes,
 				 cc->ctx.out.rate_bps);
-	ev = rxe_cc_take_events(cc);
+	ev = rxe_cc_take_events(qp);
 	spin_unlock_bh(&cc->lock);
 
 	rxe_cc_count_events(rxe, ev);
@@ -975,6 +1007,7 @@ static void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg)
 	qp->cc.stats.cnp_tx++;
 	spin_unlock_bh(&qp->cc.lock);
 	rxe_counter_inc(rxe, RXE_CNT_CC_CNP_SENT);
+	trace_rxe_cc_cnp(dev_name(&rxe->ib_dev.dev), qp_num(qp), true, true);
 }
 
 /**
@@ -1007,11 +1040,13 @@ void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 		if (ops && ops->on_cnp) {
 			ops->on_cnp(&cc->ctx, now);
 			cc->stats.cnp_rx++;
-			ev = rxe_cc_take_events(cc);
+			ev = rxe_cc_take_events(qp);
 			handled = true;
 		}
 		spin_unlock_bh(&cc->lock);
 	}
+	trace_rxe_cc_cnp(dev_name(&rxe->ib_dev.dev), qp_num(qp), false,
+			 handled);
 	rxe_put(qp);
 out:
 	rxe_counter_inc(rxe, handled ? RXE_CNT_CC_CNP_RCVD :
