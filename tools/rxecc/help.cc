@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "help.h"
+
+namespace rxecc {
+
+namespace {
+
+constexpr std::string_view kTool =
+	"Usage: rxecc [OPTIONS] COMMAND [ARGUMENTS]\n"
+	"\n"
+	"Show and change the congestion control of SoftRoCE (rxe) devices and QPs\n"
+	"through the rxe_cc generic netlink family of the patched rdma_rxe module.\n"
+	"\n"
+	"Commands:\n"
+	"  algo [NAME]                 list the algorithms and their parameters\n"
+	"  dev show [DEV] [algo NAME]  device settings and default parameters\n"
+	"  dev set DEV [algo NAME] [PARAM VALUE]... [line_rate RATE] [base_rtt TIME]\n"
+	"          [ecn on|off] [ack_every N] [cnp_dscp N] [ack_dscp N|own]\n"
+	"                              change device settings (for new QPs)\n"
+	"  qp show [DEV [QPN]]         per-QP algorithm, rate, window and state\n"
+	"  qp set DEV QPN algo NAME [PARAM VALUE]...\n"
+	"                              switch the algorithm or parameters of a QP\n"
+	"  stats [DEV] [-w SECONDS [-c COUNT]]\n"
+	"                              device counters, or their rates per second\n"
+	"  monitor [DEV] [-i MS] [-c COUNT|-t SECONDS] [-o FILE] [-e]\n"
+	"                              per-QP rate and window time series as CSV\n"
+	"\n"
+	"Options (before or after the command):\n"
+	"  -j, --json      JSON output (algo, dev show, qp show, stats)\n"
+	"  -p, --pretty    indented JSON (implies -j)\n"
+	"  -d, --details   more detail (parameter ranges, QP parameters and counters)\n"
+	"  -h, --help      this help; 'rxecc COMMAND --help' for a command\n"
+	"  -V, --version   print the version\n"
+	"\n"
+	"RATE is in bit/s with an optional k, M, G or T prefix: 100M, 1.5G, 25Gbit;\n"
+	"0 or auto is the netdev's speed. TIME takes ns, us, ms or s: 100us, 1ms.\n"
+	"Commands and subcommands may be abbreviated (rxecc d s = rxecc dev show).\n"
+	"\n"
+	"Writes need CAP_NET_ADMIN. Exit status: 0 success; 1 runtime or kernel\n"
+	"error (device or QP not found, permission denied, module not loaded);\n"
+	"2 usage error (unknown command, algorithm or parameter, bad value).\n";
+
+constexpr std::string_view kAlgo =
+	"Usage: rxecc [-j|-p] [-d] algo [NAME]\n"
+	"\n"
+	"List the congestion control algorithms of the kernel, or only NAME, with\n"
+	"their parameters (name, unit, default, minimum, maximum, description) and\n"
+	"the names of the per-QP state values they report.\n"
+	"\n"
+	"The defaults are those of the reference link (100 Mbit/s, 1 ms base RTT);\n"
+	"a device scales some of them to its line rate and base RTT:\n"
+	"'rxecc dev show DEV algo NAME' prints the device's values.\n";
+
+constexpr std::string_view kDev =
+	"Usage: rxecc [-j|-p] [-d] dev show [DEV] [algo NAME]\n"
+	"       rxecc dev set DEV [algo NAME] [PARAM VALUE]... [line_rate RATE]\n"
+	"                     [base_rtt TIME] [ecn on|off] [ack_every N]\n"
+	"                     [cnp_dscp N] [ack_dscp N|own]\n"
+	"\n"
+	"'dev show' prints the congestion control settings of DEV or of every rxe\n"
+	"device; 'dev set' changes them. 'rxecc dev show --help' and\n"
+	"'rxecc dev set --help' explain each setting.\n";
+
+constexpr std::string_view kDevShow =
+	"Usage: rxecc [-j|-p] [-d] dev show [DEV] [algo NAME]\n"
+	"\n"
+	"Print the congestion control settings of DEV, or of every rxe device:\n"
+	"  algo        the default algorithm of new QPs\n"
+	"  line_rate   the line rate of the pacer and the algorithms\n"
+	"              (auto: the netdev's speed)\n"
+	"  base_rtt    the base RTT that scales the default parameters\n"
+	"  ecn         whether data packets carry ECT(0)\n"
+	"  ack_every   AckReq on every N-th packet (default: rxe's own policy)\n"
+	"  cnp_dscp    DSCP of the CNPs the device sends\n"
+	"  ack_dscp    DSCP of ACKs (own: the QP's own DSCP)\n"
+	"and the device's parameter values of its default algorithm, or of\n"
+	"algorithm NAME. -d adds each parameter's range and description.\n"
+	"\n"
+	"JSON keeps the kernel's values: line_rate_bps (0 = the netdev's speed),\n"
+	"base_rtt_ns (0 = unknown), ack_every (0 = rxe's policy), ack_dscp\n"
+	"(255 = the QP's own), params_algo (whose parameters 'params' holds).\n";
+
+constexpr std::string_view kDevSet =
+	"Usage: rxecc dev set DEV [algo NAME] [PARAM VALUE]... [line_rate RATE]\n"
+	"                     [base_rtt TIME] [ecn on|off] [ack_every N]\n"
+	"                     [cnp_dscp N] [ack_dscp N|own]\n"
+	"\n"
+	"Change the congestion control settings of DEV in one request: all of them\n"
+	"are applied or none. They apply to QPs created afterwards; 'rxecc qp set'\n"
+	"changes existing QPs.\n"
+	"\n"
+	"  algo NAME       the default algorithm of new QPs ('rxecc algo' lists them)\n"
+	"  PARAM VALUE     a parameter of the algorithm given with 'algo', else of\n"
+	"                  the device's current default algorithm, in the unit that\n"
+	"                  'rxecc algo NAME' lists; kbit/s parameters also take\n"
+	"                  rates (5Mbit), us and ns parameters times (2ms), bool\n"
+	"                  parameters on/off\n"
+	"  line_rate RATE  100M, 1.5G, 25Gbit, ...; 0 or auto = the netdev's speed\n"
+	"  base_rtt TIME   100us, 1ms, ...; 0 = unknown\n"
+	"  ecn on|off      data packets carry ECT(0)\n"
+	"  ack_every N     AckReq on every N-th packet; 0 or default = rxe's policy\n"
+	"  cnp_dscp N      DSCP of the CNPs the device sends, 0..63\n"
+	"  ack_dscp N|own  DSCP of ACKs, 0..63, or own = the QP's own DSCP\n"
+	"\n"
+	"Every argument is checked, parameters against the kernel's table, before\n"
+	"anything is sent. Needs CAP_NET_ADMIN.\n"
+	"\n"
+	"Example: rxecc dev set rxe0 algo dcqcn rp_min_rate_kbps 10Mbit ecn on\n";
+
+constexpr std::string_view kQp =
+	"Usage: rxecc [-j|-p] [-d] qp show [DEV [QPN]]\n"
+	"       rxecc qp set DEV QPN algo NAME [PARAM VALUE]...\n"
+	"\n"
+	"'qp show' prints the congestion control of QPs; 'qp set' switches a QP's\n"
+	"algorithm or parameters. See 'rxecc qp show --help' and\n"
+	"'rxecc qp set --help'.\n";
+
+constexpr std::string_view kQpShow =
+	"Usage: rxecc [-j|-p] [-d] qp show [DEV [QPN]]\n"
+	"\n"
+	"Print the congestion control of QP QPN of DEV, of every QP of DEV, or of\n"
+	"every QP of every rxe device: the algorithm, the pacing rate (unpaced: no\n"
+	"rate limit), the window (none: no limit on bytes in flight) and the\n"
+	"algorithm's state values. -d adds the QP's parameters and counters.\n"
+	"QPN is decimal or hexadecimal (0x11).\n"
+	"\n"
+	"JSON gives rate_bps (0 = unpaced), window_bytes (0 = none) and the state\n"
+	"values as the kernel reports them (alpha in Q16, rates in kbit/s, ...).\n";
+
+constexpr std::string_view kQpSet =
+	"Usage: rxecc qp set DEV QPN algo NAME [PARAM VALUE]...\n"
+	"\n"
+	"Switch QP QPN of DEV to algorithm NAME with the given parameters; the\n"
+	"parameters not named take the device's defaults for NAME. A live QP may\n"
+	"be switched. VALUE is in the parameter's unit, as for 'rxecc dev set'.\n"
+	"Every argument is checked before anything is sent. Needs CAP_NET_ADMIN.\n"
+	"\n"
+	"Example: rxecc qp set rxe0 17 algo fixed rate_kbps 500Mbit\n";
+
+constexpr std::string_view kStats =
+	"Usage: rxecc [-j|-p] stats [DEV] [-w SECONDS [-c COUNT]]\n"
+	"\n"
+	"Print the congestion control counters of DEV, or of every rxe device.\n"
+	"\n"
+	"  -w, --watch SECONDS  every SECONDS, print how much each counter grew per\n"
+	"                       second, until interrupted (Ctrl-C); SECONDS may be\n"
+	"                       fractional or carry a unit (0.5, 500ms)\n"
+	"  -c, --count COUNT    with -w: stop after COUNT reports\n"
+	"\n"
+	"With -j and -w, each report of each device is one JSON object.\n";
+
+constexpr std::string_view kMonitor =
+	"Usage: rxecc monitor [DEV] [-i MS] [-c COUNT|-t SECONDS] [-o FILE] [-e]\n"
+	"\n"
+	"Write the rate and window of every QP of DEV, or of every rxe device, as\n"
+	"CSV: one row per QP every MS milliseconds, until interrupted (Ctrl-C).\n"
+	"\n"
+	"  time_ns,dev,qpn,algo,rate_bps,window_bytes,<state values...>\n"
+	"\n"
+	"time_ns is CLOCK_MONOTONIC. The state columns are the state values of all\n"
+	"algorithms ('rxecc algo'), empty where the QP's algorithm has none of that\n"
+	"name.\n"
+	"\n"
+	"  -i, --interval MS    polling period in ms, default 100 (or with a unit: 1s)\n"
+	"  -c, --count COUNT    stop after COUNT polls\n"
+	"  -t, --time SECONDS   stop after SECONDS (or with a unit: 500ms)\n"
+	"  -o, --output FILE    write to FILE instead of standard output\n"
+	"  -e, --events         also write a row for every rate event the kernel\n"
+	"                       multicasts (group \"events\"); an extra last column\n"
+	"                       'event' names the events (rate_dec, rate_inc, limit,\n"
+	"                       release, halt, joined by '|'); state columns of\n"
+	"                       event rows are empty\n";
+
+struct Topic {
+	std::string_view name;
+	std::string_view text;
+};
+
+constexpr Topic kTopics[] = {
+	{ "", kTool },
+	{ "algo", kAlgo },
+	{ "dev", kDev },
+	{ "dev show", kDevShow },
+	{ "dev set", kDevSet },
+	{ "qp", kQp },
+	{ "qp show", kQpShow },
+	{ "qp set", kQpSet },
+	{ "stats", kStats },
+	{ "monitor", kMonitor },
+};
+
+} // namespace
+
+std::string_view help_text(std::string_view topic)
+{
+	for (const Topic &t : kTopics)
+		if (t.name == topic)
+			return t.text;
+	return {};
+}
+
+std::vector<std::string_view> help_topics()
+{
+	std::vector<std::string_view> v;
+	for (const Topic &t : kTopics)
+		v.push_back(t.name);
+	return v;
+}
+
+} // namespace rxecc
