@@ -1,0 +1,933 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// rxecc end to end against the fake kernel: output, errors, exit status and
+// what was (or was not) sent.
+#include <fstream>
+#include <gtest/gtest.h>
+#include <rdma/rxe_cc.h>
+#include <sstream>
+
+#include "fake_kernel.h"
+#include "help.h"
+#include "json_mini.h"
+
+namespace rxecc::test {
+namespace {
+
+class Cli : public ::testing::Test {
+protected:
+	void SetUp() override { k.standard_setup(); }
+
+	RunResult run(const std::vector<std::string> &args) { return run_rxecc(k, clock, args); }
+
+	// A usage error: exit 2, the message, a pointer to the help, no kernel.
+	void expect_usage(const std::vector<std::string> &args, const std::string &msg,
+			  bool may_connect = false)
+	{
+		std::size_t before = k.calls.size();
+		RunResult r = run(args);
+		std::string shown;
+		for (const auto &a : args)
+			shown += a + " ";
+		EXPECT_EQ(r.code, 2) << shown << "\n" << r.err;
+		EXPECT_NE(r.err.find(msg), std::string::npos) << shown << "\n" << r.err;
+		EXPECT_NE(r.err.find("--help'."), std::string::npos) << r.err;
+		EXPECT_EQ(r.out, "");
+		if (!may_connect) {
+			EXPECT_EQ(r.connects, 0) << shown;
+			EXPECT_EQ(k.calls.size(), before) << shown;
+		}
+		expect_no_writes();
+	}
+
+	void expect_no_writes()
+	{
+		EXPECT_EQ(k.count(RXE_CC_CMD_DEV_SET), 0u);
+		EXPECT_EQ(k.count(RXE_CC_CMD_QP_SET), 0u);
+	}
+
+	std::vector<std::string> lines(const std::string &s)
+	{
+		std::vector<std::string> v;
+		std::istringstream is(s);
+		for (std::string l; std::getline(is, l);)
+			v.push_back(l);
+		return v;
+	}
+
+	FakeClock clock;
+	FakeKernel k{ &clock };
+};
+
+// ------------------------------------------------------------ help, version
+
+TEST_F(Cli, HelpOfTheToolAndOfEveryCommand)
+{
+	RunResult r = run({ "--help" });
+	EXPECT_EQ(r.code, 0);
+	EXPECT_EQ(r.out, help_text(""));
+	EXPECT_EQ(run({ "-h" }).out, help_text(""));
+	EXPECT_EQ(run({ "help" }).out, help_text(""));
+	const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+		{ { "algo", "--help" }, "algo" },	    { { "dev", "--help" }, "dev" },
+		{ { "dev", "show", "--help" }, "dev show" }, { { "dev", "set", "--help" }, "dev set" },
+		{ { "dev", "set", "rxe0", "-h" }, "dev set" }, { { "qp", "-h" }, "qp" },
+		{ { "qp", "show", "-h" }, "qp show" },	    { { "qp", "set", "--help" }, "qp set" },
+		{ { "stats", "--help" }, "stats" },	    { { "monitor", "--help" }, "monitor" },
+		{ { "help", "dev", "set" }, "dev set" },    { { "-h", "monitor" }, "monitor" },
+		{ { "dev", "help" }, "dev" },
+	};
+	for (const auto &[args, topic] : cases) {
+		RunResult c = run(args);
+		EXPECT_EQ(c.code, 0) << topic;
+		EXPECT_EQ(c.out, help_text(topic)) << topic;
+		EXPECT_FALSE(c.out.empty()) << topic;
+		EXPECT_EQ(c.connects, 0) << topic;
+	}
+	EXPECT_TRUE(k.calls.empty());
+}
+
+TEST_F(Cli, EveryHelpTextFitsATerminal)
+{
+	for (std::string_view topic : help_topics()) {
+		std::string_view text = help_text(topic);
+		ASSERT_FALSE(text.empty());
+		EXPECT_EQ(text.back(), '\n');
+		std::size_t start = 0;
+		while (start < text.size()) {
+			std::size_t end = text.find('\n', start);
+			EXPECT_LE(end - start, 80u) << "'" << topic << "': " << text.substr(start, end - start);
+			start = end + 1;
+		}
+		EXPECT_EQ(text.find("Usage: rxecc"), 0u) << topic;
+	}
+}
+
+TEST_F(Cli, Version)
+{
+	RunResult r = run({ "--version" });
+	EXPECT_EQ(r.code, 0);
+	EXPECT_EQ(r.out, "rxecc 0.1.0 (rxe_cc generic netlink family version 1)\n");
+	EXPECT_EQ(run({ "-V" }).out, r.out);
+	EXPECT_EQ(r.connects, 0);
+}
+
+TEST_F(Cli, UsageErrorsOfTheCommandLine)
+{
+	expect_usage({}, "missing command");
+	expect_usage({ "frobnicate" }, "unknown command 'frobnicate' (algo, dev, qp, stats or monitor)");
+	expect_usage({ "-x", "algo" }, "unknown option '-x'");
+	expect_usage({ "--bogus" }, "unknown option '--bogus'");
+	expect_usage({ "dev", "frob" }, "unknown dev command 'frob' (show or set)");
+	expect_usage({ "qp", "delete" }, "unknown qp command 'delete'");
+	expect_usage({ "algo", "a", "b" }, "unexpected argument 'b'");
+	expect_usage({ "help", "nope" }, "no help on 'nope'");
+	expect_usage({ "qp", "show", "rxe0", "17", "x" }, "unexpected argument 'x'");
+	expect_usage({ "qp", "show", "rxe0", "seventeen" }, "QPN: 'seventeen' is not a number");
+	expect_usage({ "qp", "show", "rxe0", "0x1000000" }, "QP numbers have 24 bits");
+	expect_usage({ "dev", "show", "rxe0", "algo" }, "'algo' needs an algorithm name");
+	expect_usage({ "dev", "show", "rxe0", "fixed" }, "unexpected argument 'fixed'");
+	expect_usage({ "monitor", "-i" }, "option '-i' needs a value");
+	expect_usage({ "monitor", "--interval" }, "option '--interval' needs a value");
+	expect_usage({ "monitor", "--events=yes" }, "option '--events' takes no value");
+	expect_usage({ "stats", "-z" }, "unknown option '-z'");
+}
+
+TEST_F(Cli, AbbreviationsPreferTheFirstWord)
+{
+	// As in iproute2: 's' is 'show' (listed before 'set'), 'se' is 'set'.
+	RunResult r = run({ "s" });
+	EXPECT_EQ(r.code, 0) << "'s' is stats";
+	EXPECT_EQ(r.out, run({ "stats" }).out);
+	ASSERT_EQ(run({ "d", "se", "rxe0", "ecn", "off" }).code, 0);
+	EXPECT_EQ(k.devs[0].ecn, 0);
+	EXPECT_EQ(run({ "q", "s", "rxe1" }).out, run({ "qp", "show", "rxe1" }).out);
+}
+
+TEST_F(Cli, AbbreviationsAndOptionsAfterTheCommand)
+{
+	RunResult full = run({ "dev", "show", "rxe0" });
+	ASSERT_EQ(full.code, 0) << full.err;
+	EXPECT_EQ(run({ "d", "s", "rxe0" }).out, full.out);
+	EXPECT_EQ(run({ "dev", "list", "rxe0" }).out, full.out);
+	EXPECT_EQ(run({ "dev" }).out, run({ "dev", "show" }).out);
+	RunResult j1 = run({ "-j", "dev", "show", "rxe0" });
+	RunResult j2 = run({ "dev", "show", "rxe0", "-j" });
+	RunResult j3 = run({ "dev", "-j" });
+	EXPECT_EQ(j1.out, j2.out);
+	EXPECT_EQ(j1.out[0], '[');
+	EXPECT_EQ(j3.out[0], '[');
+	RunResult jd = run({ "-jd", "qp", "show", "rxe0", "17" });
+	Json doc = JsonParser::parse(jd.out);
+	EXPECT_TRUE(doc[0].has("params"));
+	EXPECT_EQ(run({ "--json", "--details", "qp", "show", "rxe0", "17" }).out, jd.out);
+}
+
+// The kernel is not reached for a command line that is wrong.
+TEST_F(Cli, ModuleNotLoaded)
+{
+	RunResult r = run_rxecc(k, clock, { "dev", "show" }, true);
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: the patched rdma_rxe module is not loaded: the kernel has no "
+			 "generic netlink family 'rxe_cc'\n");
+	EXPECT_EQ(r.out, "");
+	// A usage error is reported as such even without the module.
+	RunResult u = run_rxecc(k, clock, { "dev", "set", "rxe0", "ecn", "maybe" }, true);
+	EXPECT_EQ(u.code, 2);
+	EXPECT_EQ(u.connects, 0);
+}
+
+// ------------------------------------------------------------ algo
+
+TEST_F(Cli, AlgoListsParametersWithUnitsAndRanges)
+{
+	RunResult r = run({ "algo" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	std::vector<std::string> l = lines(r.out);
+	ASSERT_GE(l.size(), 10u);
+	EXPECT_EQ(l[0], "none (id 0)");
+	EXPECT_EQ(l[1], "    no parameters");
+	EXPECT_EQ(l[2], "");
+	EXPECT_EQ(l[3], "fixed (id 1)");
+	EXPECT_EQ(l[4], "    PARAMETER     UNIT    DEFAULT  MIN  MAX         DESCRIPTION");
+	EXPECT_EQ(l[5], "    rate_kbps     kbit/s  100000   1    2147483648  pacing rate");
+	EXPECT_EQ(l[6], "    window_bytes  bytes   0        0    1073741824  limit on bytes in flight, 0 = none");
+	EXPECT_EQ(l[7], "    state: rate_kbps (kbit/s), window_bytes (bytes)");
+	EXPECT_NE(r.out.find("\ndcqcn (id 2)\n"), std::string::npos);
+	EXPECT_NE(r.out.find("\n    rp_threshold              -       1        1    31          increase events"),
+		  std::string::npos)
+		<< r.out;
+	EXPECT_NE(r.out.find("alpha (Q16)"), std::string::npos);
+	EXPECT_EQ(k.count(RXE_CC_CMD_ALGO_GET), 1u);
+	EXPECT_TRUE(k.calls[0].dump);
+}
+
+TEST_F(Cli, AlgoByName)
+{
+	RunResult r = run({ "algo", "fixed" });
+	ASSERT_EQ(r.code, 0);
+	EXPECT_EQ(r.out.find("fixed (id 1)"), 0u);
+	EXPECT_EQ(r.out.find("dcqcn"), std::string::npos);
+}
+
+TEST_F(Cli, UnknownAlgorithmListsTheAvailableOnes)
+{
+	RunResult r = run({ "algo", "dcqn" });
+	EXPECT_EQ(r.code, 2);
+	EXPECT_EQ(r.err, "rxecc: unknown algorithm 'dcqn'; did you mean 'dcqcn'?; available: none, "
+			 "fixed, dcqcn\nTry 'rxecc algo --help'.\n");
+	r = run({ "algo", "hpcc" });
+	EXPECT_EQ(r.err.find("rxecc: unknown algorithm 'hpcc'; available: none, fixed, dcqcn"), 0u)
+		<< r.err;
+}
+
+TEST_F(Cli, AlgoJson)
+{
+	RunResult r = run({ "-j", "algo" });
+	ASSERT_EQ(r.code, 0);
+	EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "compact JSON is one line";
+	Json doc = JsonParser::parse(r.out);
+	ASSERT_EQ(doc.size(), 3u);
+	EXPECT_EQ(doc[0]["name"].str(), "none");
+	EXPECT_EQ(doc[0]["params"].size(), 0u);
+	const Json &d = doc[2];
+	EXPECT_EQ(d["name"].str(), "dcqcn");
+	EXPECT_EQ(d["id"].u64(), 2u);
+	const Json &ai = d["params"][3];
+	EXPECT_EQ(ai["name"].str(), "rp_ai_rate_kbps");
+	EXPECT_EQ(ai["unit"].str(), "kbps");
+	EXPECT_EQ(ai["default"].u64(), 20u);
+	EXPECT_EQ(ai["min"].u64(), 1u);
+	EXPECT_EQ(ai["max"].u64(), 2147483648u);
+	EXPECT_EQ(ai["help"].str(), "target rate step of additive increase");
+	EXPECT_EQ(d["state"][3]["name"].str(), "alpha");
+	EXPECT_EQ(d["state"][3]["unit"].str(), "q16");
+
+	RunResult p = run({ "-p", "algo", "fixed" });
+	EXPECT_NE(p.out.find("\n  {\n    \"name\": \"fixed\","), std::string::npos) << p.out;
+	EXPECT_EQ(JsonParser::parse(p.out)[0]["params"][0]["name"].str(), "rate_kbps");
+}
+
+TEST_F(Cli, JsonEscapesKernelStrings)
+{
+	k.algos[1].params[0].help = "rate \"R\" in kbit/s\\\tline\n\x01";
+	RunResult r = run({ "-j", "algo", "fixed" });
+	ASSERT_EQ(r.code, 0);
+	Json doc = JsonParser::parse(r.out);
+	EXPECT_EQ(doc[0]["params"][0]["help"].str(), "rate \"R\" in kbit/s\\\tline\n\x01");
+}
+
+// ------------------------------------------------------------ dev show
+
+TEST_F(Cli, DevShowOneDevice)
+{
+	RunResult r = run({ "dev", "show", "rxe0" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	std::vector<std::string> l = lines(r.out);
+	ASSERT_EQ(l.size(), 5u) << r.out;
+	EXPECT_EQ(l[0], "rxe0: algo dcqcn line_rate 10Gbit base_rtt 100us ecn on ack_every default "
+			"cnp_dscp 48 ack_dscp own");
+	EXPECT_EQ(l[1], "    dcqcn parameters:");
+	// Wrapped at 100 columns.
+	EXPECT_EQ(l[2], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
+			"rp_ai_rate_kbps 2000");
+	EXPECT_EQ(l[4], "        np_min_time_between_cnps 100us np_cnp_dscp 48");
+	EXPECT_NE(r.out.find("rp_min_dec_fac 50%"), std::string::npos);
+	EXPECT_NE(r.out.find("np_cnp_dscp 48"), std::string::npos);
+	for (const std::string &line : l)
+		EXPECT_LE(line.size(), 100u);
+	// A do request named the device; no write.
+	ASSERT_EQ(k.count(RXE_CC_CMD_DEV_GET), 1u);
+	expect_no_writes();
+}
+
+TEST_F(Cli, DevShowAllDevices)
+{
+	k.devs[1].line_rate = 0;
+	k.devs[1].base_rtt = 0;
+	k.devs[1].ack_every = 4;
+	k.devs[1].ack_dscp = 26;
+	RunResult r = run({ "dev", "show" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_NE(r.out.find("\n\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every 4 "
+			     "cnp_dscp 48 ack_dscp 26\n"),
+		  std::string::npos)
+		<< r.out;
+	EXPECT_EQ(r.out.find("rxe0: "), 0u);
+	// none has no parameters: nothing after rxe1's line.
+	EXPECT_TRUE(r.out.size() > 12 && r.out.compare(r.out.size() - 12, 12, "ack_dscp 26\n") == 0)
+		<< r.out;
+}
+
+TEST_F(Cli, DevShowParametersOfAnotherAlgorithm)
+{
+	RunResult r = run({ "dev", "show", "rxe0", "algo", "fixed" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_NE(r.out.find("rxe0: algo dcqcn "), std::string::npos);
+	EXPECT_NE(r.out.find("    fixed parameters:\n        rate_kbps 100000 window_bytes 0\n"),
+		  std::string::npos)
+		<< r.out;
+	RunResult j = run({ "-j", "dev", "show", "rxe0", "algo", "fixed" });
+	Json doc = JsonParser::parse(j.out);
+	EXPECT_EQ(doc[0]["algo"].str(), "dcqcn");
+	EXPECT_EQ(doc[0]["params_algo"].str(), "fixed");
+	EXPECT_EQ(doc[0]["params"]["rate_kbps"].u64(), 100000u);
+	expect_usage({ "dev", "show", "rxe0", "algo", "fxed" }, "unknown algorithm 'fxed'; did you mean 'fixed'?",
+		     true);
+}
+
+TEST_F(Cli, DevShowDetailsHaveRangesAndHelp)
+{
+	RunResult r = run({ "-d", "dev", "show", "rxe0" });
+	ASSERT_EQ(r.code, 0);
+	EXPECT_NE(r.out.find("rxe0: index 1 algo dcqcn"), std::string::npos);
+	EXPECT_NE(r.out.find("        PARAMETER                 VALUE    RANGE"), std::string::npos)
+		<< r.out;
+	EXPECT_NE(r.out.find("        rp_ai_rate_kbps           2000     1..2147483648 kbit/s       "
+			     "target rate step of additive increase\n"),
+		  std::string::npos)
+		<< r.out;
+	EXPECT_NE(r.out.find("rp_dce_tcp_g              1020     0..1023 (Q10, 1024 = 1.0)"),
+		  std::string::npos)
+		<< r.out;
+}
+
+TEST_F(Cli, DevShowJson)
+{
+	RunResult r = run({ "-j", "dev", "show" });
+	ASSERT_EQ(r.code, 0);
+	Json doc = JsonParser::parse(r.out);
+	ASSERT_EQ(doc.size(), 2u);
+	const Json &d = doc[0];
+	EXPECT_EQ(d["dev"].str(), "rxe0");
+	EXPECT_EQ(d["index"].u64(), 1u);
+	EXPECT_EQ(d["algo"].str(), "dcqcn");
+	EXPECT_EQ(d["line_rate_bps"].u64(), 10000000000u);
+	EXPECT_EQ(d["base_rtt_ns"].u64(), 100000u);
+	EXPECT_EQ(d["ecn"].type, Json::kBool);
+	EXPECT_TRUE(d["ecn"].b);
+	EXPECT_EQ(d["ack_every"].u64(), 0u);
+	EXPECT_EQ(d["cnp_dscp"].u64(), 48u);
+	EXPECT_EQ(d["ack_dscp"].u64(), 255u);
+	EXPECT_EQ(d["params_algo"].str(), "dcqcn");
+	EXPECT_EQ(d["params"]["rp_ai_rate_kbps"].u64(), 2000u);
+	EXPECT_EQ(d["params"].size(), 11u);
+	EXPECT_EQ(doc[1]["params"].size(), 0u);
+	EXPECT_FALSE(doc[1]["ecn"].b);
+}
+
+TEST_F(Cli, DevShowUnknownDevice)
+{
+	RunResult r = run({ "dev", "show", "rxe9" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: device 'rxe9' not found; did you mean 'rxe0'?; rxe devices: rxe0, rxe1 "
+			 "(kernel: no rxe device rxe9)\n");
+	EXPECT_EQ(r.out, "");
+	k.devs.clear();
+	r = run({ "dev", "show", "eth0" });
+	EXPECT_EQ(r.err, "rxecc: device 'eth0' not found; there are no rxe devices (kernel: no rxe "
+			 "device eth0)\n");
+}
+
+TEST_F(Cli, KernelErrorsShowTheExtack)
+{
+	k.fail_next[RXE_CC_CMD_DEV_GET] = { EIO, "device is being torn down" };
+	RunResult r = run({ "dev", "show", "rxe0" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: dev show rxe0: device is being torn down (Input/output error)\n");
+	k.fail_next[RXE_CC_CMD_ALGO_GET] = { EOPNOTSUPP, "" };
+	r = run({ "algo" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: algo: Operation not supported\n");
+}
+
+TEST_F(Cli, MalformedReplyIsARuntimeError)
+{
+	k.mangle = [](std::uint8_t cmd, std::vector<GenlMsg> &replies) {
+		if (cmd == RXE_CC_CMD_DEV_GET)
+			for (GenlMsg &m : replies)
+				// Cut into the last attribute (ACK_DSCP, 5 bytes and 3
+				// of padding): losing the padding alone is harmless.
+				m.attrs.resize(m.attrs.size() - 6);
+	};
+	RunResult r = run({ "dev", "show" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: dev show: unexpected reply from the kernel (DEV_GET reply: "
+			 "attributes overrun the message); do rxecc and the rdma_rxe module match?\n");
+	EXPECT_EQ(r.out, "");
+}
+
+// ------------------------------------------------------------ dev set
+
+TEST_F(Cli, DevSetEverySetting)
+{
+	RunResult r = run({ "dev", "set", "rxe1", "algo", "dcqcn", "rp_ai_rate_kbps", "5Mbit",
+			    "rp_time_reset", "2ms", "rp_clamp_tgt_rate", "on", "line_rate", "1.5G",
+			    "base_rtt", "80us", "ecn", "on", "ack_every", "8", "cnp_dscp", "46",
+			    "ack_dscp", "26" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "");
+	EXPECT_EQ(r.err, "");
+	const FakeDev &d = k.devs[1];
+	EXPECT_EQ(d.algo, "dcqcn");
+	EXPECT_EQ(d.line_rate, 1500000000u);
+	EXPECT_EQ(d.base_rtt, 80000u);
+	EXPECT_EQ(d.ecn, 1);
+	EXPECT_EQ(d.ack_every, 8u);
+	EXPECT_EQ(d.cnp_dscp, 46);
+	EXPECT_EQ(d.ack_dscp, 26);
+	const Values &p = d.params.at("dcqcn");
+	auto get = [&p](const std::string &n) {
+		for (const auto &[name, v] : p)
+			if (name == n)
+				return v;
+		return std::uint64_t{ 999999 };
+	};
+	EXPECT_EQ(get("rp_ai_rate_kbps"), 5000u);
+	EXPECT_EQ(get("rp_time_reset"), 2000u);
+	EXPECT_EQ(get("rp_clamp_tgt_rate"), 1u);
+	EXPECT_EQ(k.count(RXE_CC_CMD_DEV_SET), 1u) << "one request: all or nothing";
+}
+
+TEST_F(Cli, DevSetWordValues)
+{
+	ASSERT_EQ(run({ "dev", "set", "rxe0", "line_rate", "auto", "base_rtt", "unknown", "ack_every",
+			"default", "ack_dscp", "own", "ecn", "off" })
+			  .code,
+		  0);
+	EXPECT_EQ(k.devs[0].line_rate, 0u);
+	EXPECT_EQ(k.devs[0].base_rtt, 0u);
+	EXPECT_EQ(k.devs[0].ack_every, 0u);
+	EXPECT_EQ(k.devs[0].ack_dscp, 255);
+	EXPECT_EQ(k.devs[0].ecn, 0);
+	ASSERT_EQ(run({ "dev", "set", "rxe0", "line_rate", "0" }).code, 0);
+}
+
+TEST_F(Cli, DevSetParametersOfTheCurrentDefault)
+{
+	// rxe0 runs dcqcn: its parameters are meant.
+	ASSERT_EQ(run({ "dev", "set", "rxe0", "rp_gd", "12" }).code, 0);
+	bool found = false;
+	for (const auto &[n, v] : k.devs[0].params["dcqcn"])
+		if (n == "rp_gd") {
+			EXPECT_EQ(v, 12u);
+			found = true;
+		}
+	EXPECT_TRUE(found);
+	// rxe1 runs none: no parameters, and the error says where they went.
+	RunResult r = run({ "dev", "set", "rxe1", "rp_gd", "12" });
+	EXPECT_EQ(r.code, 2);
+	EXPECT_EQ(r.err.find("rxecc: algorithm 'none' has no parameters, so 'rp_gd' cannot be set "
+			     "(parameters apply to the default algorithm of rxe1; name another with "
+			     "'algo NAME')"),
+		  0u)
+		<< r.err;
+	EXPECT_EQ(k.count(RXE_CC_CMD_DEV_SET), 1u);
+}
+
+TEST_F(Cli, DevSetRejectsBadInputBeforeSendingAndChangesNothing)
+{
+	const std::vector<FakeDev> before = k.devs;
+	struct Case {
+		std::vector<std::string> args;
+		std::string msg;
+		bool reaches_kernel; // for reads of metadata and the device only
+	};
+	const std::vector<Case> cases = {
+		{ { "dev", "set" }, "missing DEV", false },
+		{ { "dev", "set", "algo", "dcqcn" }, "missing DEV before 'algo'", false },
+		{ { "dev", "set", "rxe0" }, "nothing to set for rxe0", false },
+		{ { "dev", "set", "rxe0", "ecn" }, "'ecn' needs a value", false },
+		{ { "dev", "set", "rxe0", "rp_gd" }, "parameter 'rp_gd' needs a value", false },
+		{ { "dev", "set", "rxe0", "ecn", "maybe" }, "ecn: 'maybe' is not on or off", false },
+		{ { "dev", "set", "rxe0", "ecn", "on", "ecn", "off" }, "'ecn' is given twice", false },
+		{ { "dev", "set", "rxe0", "line_rate", "fast" }, "line_rate: 'fast' is not a rate", false },
+		{ { "dev", "set", "rxe0", "line_rate", "10GB" }, "could mean bytes", false },
+		{ { "dev", "set", "rxe0", "base_rtt", "100" }, "base_rtt: '100' needs a unit", false },
+		{ { "dev", "set", "rxe0", "ack_every", "-1" }, "ack_every: '-1' is not a number", false },
+		{ { "dev", "set", "rxe0", "cnp_dscp", "64" }, "cnp_dscp: 64 is out of range 0..63", false },
+		{ { "dev", "set", "rxe0", "ack_dscp", "99" }, "ack_dscp: 99 is out of range 0..63 (or own)",
+		  false },
+		{ { "dev", "set", "rxe0", "ack_dscp", "x" }, "expected a DSCP, 0..63, or own", false },
+		{ { "dev", "set", "rxe0", "algo", "dcqn" },
+		  "unknown algorithm 'dcqn'; did you mean 'dcqcn'?; available: none, fixed, dcqcn", true },
+		{ { "dev", "set", "rxe0", "rp_bogus", "1" },
+		  "algorithm 'dcqcn' has no parameter 'rp_bogus' (parameters apply to the default "
+		  "algorithm of rxe0; name another with 'algo NAME'); its parameters: rp_clamp_tgt_rate, "
+		  "rp_time_reset,",
+		  true },
+		{ { "dev", "set", "rxe0", "rp_ai_rate", "1" }, "did you mean 'rp_ai_rate_kbps'?", true },
+		{ { "dev", "set", "rxe0", "algo", "fixed", "rp_gd", "11" },
+		  "algorithm 'fixed' has no parameter 'rp_gd'; its parameters: rate_kbps, window_bytes",
+		  true },
+		{ { "dev", "set", "rxe0", "rp_ai_rate_kbps", "0" },
+		  "rp_ai_rate_kbps: 0 is out of range 1..2147483648 kbit/s", true },
+		{ { "dev", "set", "rxe0", "rp_ai_rate_kbps", "lots" },
+		  "rp_ai_rate_kbps: 'lots' is not a rate", true },
+		{ { "dev", "set", "rxe0", "rp_gd", "17" }, "rp_gd: 17 is out of range 10..16 log2", true },
+		{ { "dev", "set", "rxe0", "rp_gd", "12", "ecn", "on", "rp_gd", "13" },
+		  "'rp_gd' is given twice", false },
+		{ { "dev", "set", "rxe0", "rp_time_reset", "20s" },
+		  "rp_time_reset: 20s (20000000) is out of range 1..10000000 us", true },
+	};
+	for (const Case &c : cases)
+		expect_usage(c.args, c.msg, c.reaches_kernel);
+	// Nothing changed, nothing was written.
+	ASSERT_EQ(k.devs.size(), before.size());
+	for (std::size_t i = 0; i < before.size(); ++i) {
+		EXPECT_EQ(k.devs[i].algo, before[i].algo);
+		EXPECT_EQ(k.devs[i].params, before[i].params);
+		EXPECT_EQ(k.devs[i].line_rate, before[i].line_rate);
+		EXPECT_EQ(k.devs[i].ecn, before[i].ecn);
+		EXPECT_EQ(k.devs[i].cnp_dscp, before[i].cnp_dscp);
+	}
+	for (const Call &c : k.calls)
+		EXPECT_NE(c.cmd, RXE_CC_CMD_DEV_SET);
+}
+
+TEST_F(Cli, DevSetUnknownDeviceIsFoundBeforeWriting)
+{
+	RunResult r = run({ "dev", "set", "rxe7", "ecn", "on" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err.find("rxecc: device 'rxe7' not found; did you mean 'rxe0'?; rxe devices: rxe0, "
+			     "rxe1"),
+		  0u)
+		<< r.err;
+	expect_no_writes();
+}
+
+TEST_F(Cli, DevSetPermissionDenied)
+{
+	k.admin = false;
+	RunResult r = run({ "dev", "set", "rxe0", "ecn", "off" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: dev set rxe0: permission denied: changing congestion control "
+			 "settings needs CAP_NET_ADMIN (run as root)\n");
+	EXPECT_EQ(k.devs[0].ecn, 1);
+	// Reads still work for everyone.
+	EXPECT_EQ(run({ "dev", "show" }).code, 0);
+}
+
+TEST_F(Cli, DevSetKernelRejectionKeepsItsReason)
+{
+	// Each value is in range, but together setup() refuses them.
+	RunResult r = run({ "dev", "set", "rxe0", "rp_max_rate_kbps", "500", "rp_min_rate_kbps", "1000" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: dev set rxe0: rp_min_rate_kbps is above rp_max_rate_kbps (Invalid "
+			 "argument)\n");
+	for (const auto &[n, v] : k.devs[0].params["dcqcn"]) {
+		if (n == "rp_max_rate_kbps") {
+			EXPECT_EQ(v, 0u) << "a rejected request changes nothing";
+		}
+	}
+}
+
+// ------------------------------------------------------------ qp
+
+TEST_F(Cli, QpShowAll)
+{
+	RunResult r = run({ "qp", "show" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "rxe0 qpn 17 algo dcqcn rate 8.5Gbit window none\n"
+			 "    limited 1 rate_kbps 8500000 target_rate_kbps 10000000 alpha 0.2500 "
+			 "rate_cuts 3\n"
+			 "rxe0 qpn 18 algo fixed rate 100Mbit window 64KiB\n"
+			 "    rate_kbps 100000 window_bytes 65536\n"
+			 "rxe1 qpn 5 algo none rate unpaced window none\n");
+	EXPECT_EQ(k.count(RXE_CC_CMD_QP_GET), 2u); // one dump per device
+}
+
+TEST_F(Cli, QpShowOneDeviceAndOneQp)
+{
+	RunResult r = run({ "qp", "show", "rxe1" });
+	EXPECT_EQ(r.out, "rxe1 qpn 5 algo none rate unpaced window none\n");
+	r = run({ "qp", "show", "rxe0", "0x12" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out.find("rxe0 qpn 18 algo fixed"), 0u);
+	EXPECT_EQ(lines(r.out).size(), 2u);
+	const Call &last = k.calls.back();
+	EXPECT_EQ(last.cmd, RXE_CC_CMD_QP_GET);
+	EXPECT_FALSE(last.dump);
+}
+
+TEST_F(Cli, QpShowDetails)
+{
+	RunResult r = run({ "qp", "show", "rxe0", "17", "-d" });
+	ASSERT_EQ(r.code, 0);
+	EXPECT_NE(r.out.find("    parameters:\n        rp_clamp_tgt_rate 0 rp_time_reset 30000us"),
+		  std::string::npos)
+		<< r.out;
+	EXPECT_NE(r.out.find("    counters:\n        cnp_handled 5\n"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, QpShowStateWrappedInNamesNest)
+{
+	k.state_in_names_nest = true;
+	RunResult r = run({ "qp", "show", "rxe0", "17" });
+	EXPECT_NE(r.out.find("alpha 0.2500"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, QpShowJson)
+{
+	RunResult r = run({ "-j", "qp", "show" });
+	Json doc = JsonParser::parse(r.out);
+	ASSERT_EQ(doc.size(), 3u);
+	EXPECT_EQ(doc[0]["dev"].str(), "rxe0");
+	EXPECT_EQ(doc[0]["qpn"].u64(), 17u);
+	EXPECT_EQ(doc[0]["rate_bps"].u64(), 8500000000u);
+	EXPECT_EQ(doc[0]["window_bytes"].u64(), 0u);
+	EXPECT_EQ(doc[0]["state"]["alpha"].u64(), 16384u);
+	EXPECT_FALSE(doc[0].has("params"));
+	EXPECT_EQ(doc[2]["state"].size(), 0u);
+	RunResult d = run({ "-j", "-d", "qp", "show", "rxe0", "17" });
+	Json dd = JsonParser::parse(d.out);
+	EXPECT_EQ(dd[0]["params"]["rp_ai_rate_kbps"].u64(), 2000u);
+	EXPECT_EQ(dd[0]["stats"]["cnp_handled"].u64(), 5u);
+	EXPECT_EQ(run({ "-j", "qp", "show", "rxe1", "5" }).out.find("[{\"dev\":\"rxe1\",\"qpn\":5,"),
+		  0u);
+	// No QPs: an empty list, and nothing at all for people.
+	k.devs[1].qps.clear();
+	EXPECT_EQ(run({ "-j", "qp", "show", "rxe1" }).out, "[]\n");
+	EXPECT_EQ(run({ "qp", "show", "rxe1" }).out, "");
+}
+
+TEST_F(Cli, QpNotFound)
+{
+	RunResult r = run({ "qp", "show", "rxe0", "99" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: QP 99 not found on rxe0 (kernel: no such QP)\n");
+	r = run({ "qp", "show", "rxe5", "99" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err.find("rxecc: device 'rxe5' not found"), 0u) << r.err;
+	r = run({ "qp", "show", "rxe5" });
+	EXPECT_EQ(r.err.find("rxecc: device 'rxe5' not found"), 0u) << r.err;
+}
+
+TEST_F(Cli, QpShowSkipsADeviceThatVanishes)
+{
+	// rxe1 disappears between the device dump and its QP dump.
+	k.before = [](FakeKernel &kk, std::uint8_t cmd) {
+		if (cmd == RXE_CC_CMD_QP_GET && kk.devs.size() == 2 && kk.count(RXE_CC_CMD_QP_GET) == 2)
+			kk.devs.pop_back();
+	};
+	RunResult r = run({ "qp", "show" });
+	EXPECT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(lines(r.out).size(), 4u) << r.out;
+}
+
+TEST_F(Cli, QpSetSwitchesTheAlgorithm)
+{
+	RunResult r = run({ "qp", "set", "rxe0", "17", "algo", "fixed", "rate_kbps", "500Mbit" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "");
+	const FakeQp &q = *k.devs[0].qp(17);
+	EXPECT_EQ(q.algo, "fixed");
+	EXPECT_EQ(q.params, (Values{ { "rate_kbps", 500000 }, { "window_bytes", 0 } }));
+	// The QP was looked up before the write.
+	ASSERT_GE(k.calls.size(), 2u);
+	EXPECT_EQ(k.calls[k.calls.size() - 2].cmd, RXE_CC_CMD_QP_GET);
+	EXPECT_EQ(k.calls.back().cmd, RXE_CC_CMD_QP_SET);
+	// Parameters in any order around 'algo'.
+	ASSERT_EQ(run({ "qp", "set", "rxe0", "18", "window_bytes", "4096", "algo", "fixed" }).code, 0);
+	EXPECT_EQ(k.devs[0].qp(18)->params[1].second, 4096u);
+}
+
+TEST_F(Cli, QpSetRejectsBadInput)
+{
+	const Values before = k.devs[0].qp(17)->params;
+	expect_usage({ "qp", "set" }, "missing DEV");
+	expect_usage({ "qp", "set", "rxe0" }, "missing QPN");
+	expect_usage({ "qp", "set", "rxe0", "algo", "fixed" }, "missing QPN");
+	expect_usage({ "qp", "set", "algo", "fixed" }, "missing DEV");
+	expect_usage({ "qp", "set", "rxe0", "17" }, "missing 'algo NAME'");
+	expect_usage({ "qp", "set", "rxe0", "17", "rate_kbps", "5" }, "missing 'algo NAME'");
+	expect_usage({ "qp", "set", "rxe0", "x17", "algo", "fixed" }, "QPN: 'x17' is not a number");
+	expect_usage({ "qp", "set", "rxe0", "17", "algo" }, "'algo' needs a value");
+	expect_usage({ "qp", "set", "rxe0", "17", "algo", "fixed", "algo", "none" }, "'algo' is given twice");
+	expect_usage({ "qp", "set", "rxe0", "17", "algo", "fast" }, "unknown algorithm 'fast'", true);
+	expect_usage({ "qp", "set", "rxe0", "17", "algo", "fixed", "rate", "5" },
+		     "algorithm 'fixed' has no parameter 'rate'; did you mean 'rate_kbps'?; its "
+		     "parameters: rate_kbps, window_bytes",
+		     true);
+	expect_usage({ "qp", "set", "rxe0", "17", "algo", "fixed", "rate_kbps", "0" },
+		     "rate_kbps: 0 is out of range 1..2147483648 kbit/s", true);
+	expect_usage({ "qp", "set", "rxe0", "17", "algo", "none", "rate_kbps", "5" },
+		     "algorithm 'none' has no parameters, so 'rate_kbps' cannot be set", true);
+	EXPECT_EQ(k.devs[0].qp(17)->algo, "dcqcn");
+	EXPECT_EQ(k.devs[0].qp(17)->params, before);
+}
+
+TEST_F(Cli, QpSetErrorsFromTheKernel)
+{
+	RunResult r = run({ "qp", "set", "rxe0", "99", "algo", "fixed" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: QP 99 not found on rxe0 (kernel: no such QP)\n");
+	r = run({ "qp", "set", "rxe3", "1", "algo", "fixed" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err.find("rxecc: device 'rxe3' not found"), 0u) << r.err;
+	expect_no_writes();
+	k.admin = false;
+	r = run({ "qp", "set", "rxe0", "17", "algo", "none" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: qp set rxe0 17: permission denied: changing congestion control "
+			 "settings needs CAP_NET_ADMIN (run as root)\n");
+	EXPECT_EQ(k.devs[0].qp(17)->algo, "dcqcn");
+}
+
+// ------------------------------------------------------------ stats
+
+TEST_F(Cli, StatsSnapshot)
+{
+	RunResult r = run({ "stats", "rxe0" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "rxe0:\n"
+			 "    cnp_sent      100\n"
+			 "    cnp_received  40\n"
+			 "    pacer_waits   7\n");
+	EXPECT_FALSE(k.calls.back().dump);
+	RunResult all = run({ "stats" });
+	EXPECT_NE(all.out.find("\n\nrxe1:\n    cnp_sent      0\n"), std::string::npos) << all.out;
+	EXPECT_TRUE(k.calls.back().dump);
+	Json doc = JsonParser::parse(run({ "-j", "stats" }).out);
+	EXPECT_EQ(doc[1]["dev"].str(), "rxe1");
+	EXPECT_EQ(doc[0]["stats"]["cnp_received"].u64(), 40u);
+	EXPECT_EQ(run({ "stats", "nope" }).code, 1);
+}
+
+TEST_F(Cli, StatsWatchPrintsRatesPerSecond)
+{
+	// cnp_sent grows by 50 per request, pacer_waits by 1.
+	k.before = [](FakeKernel &kk, std::uint8_t cmd) {
+		if (cmd != RXE_CC_CMD_STATS_GET)
+			return;
+		kk.devs[0].stats[0].second += 50;
+		kk.devs[0].stats[2].second += 1;
+	};
+	RunResult r = run({ "stats", "rxe0", "-w", "2", "-c", "2" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "rxe0: per second over 2s\n"
+			 "    cnp_sent      25\n"
+			 "    cnp_received  0\n"
+			 "    pacer_waits   0.5\n"
+			 "rxe0: per second over 2s\n"
+			 "    cnp_sent      25\n"
+			 "    cnp_received  0\n"
+			 "    pacer_waits   0.5\n");
+	EXPECT_EQ(clock.sleeps, (std::vector<std::uint64_t>{ 3000000000ULL, 5000000000ULL }));
+	EXPECT_TRUE(clock.signals_caught);
+	EXPECT_EQ(k.count(RXE_CC_CMD_STATS_GET), 3u);
+}
+
+TEST_F(Cli, StatsWatchJsonAndCounterReset)
+{
+	k.before = [](FakeKernel &kk, std::uint8_t cmd) {
+		if (cmd == RXE_CC_CMD_STATS_GET && kk.count(RXE_CC_CMD_STATS_GET) == 2)
+			kk.devs[0].stats[0].second = 10; // the module was reloaded
+	};
+	RunResult r = run({ "-j", "stats", "rxe0", "-w", "500ms", "-c", "1" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	Json doc = JsonParser::parse(r.out);
+	EXPECT_EQ(doc["dev"].str(), "rxe0");
+	EXPECT_EQ(doc["interval_ns"].u64(), 500000000u);
+	EXPECT_EQ(doc["time_ns"].u64(), 1500000000u);
+	EXPECT_EQ(doc["per_second"]["cnp_sent"].text, "20"); // 10 since the reset, in 0.5 s
+	EXPECT_EQ(doc["per_second"]["cnp_received"].text, "0");
+}
+
+TEST_F(Cli, StatsWatchStopsOnInterrupt)
+{
+	clock.interrupt_at = 3;
+	RunResult r = run({ "stats", "rxe0", "-w", "1" });
+	EXPECT_EQ(r.code, 0);
+	EXPECT_EQ(lines(r.out).size(), 8u); // two reports before Ctrl-C
+}
+
+TEST_F(Cli, StatsWatchSkipsTicksMissedBySlowReplies)
+{
+	clock.request_ns = 2500000000ULL; // every request takes 2.5 s
+	RunResult r = run({ "stats", "rxe0", "-w", "1", "-c", "2" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	// t0 = 3.5 s after the first request; ticks at 4.5, then the next one
+	// after 7 s (end of the second request) is 7.5.
+	EXPECT_EQ(clock.sleeps, (std::vector<std::uint64_t>{ 4500000000ULL, 7500000000ULL }));
+	EXPECT_NE(r.out.find("per second over 3.5s"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, StatsOptionErrors)
+{
+	expect_usage({ "stats", "-c", "3" }, "-c needs -w SECONDS");
+	expect_usage({ "stats", "-w", "0" }, "-w: the period must be longer than 0");
+	expect_usage({ "stats", "-w", "soon" }, "-w: 'soon' is not a time");
+	expect_usage({ "stats", "-w", "1", "-c", "0" }, "-c: COUNT must be at least 1");
+	expect_usage({ "stats", "rxe0", "rxe1" }, "unexpected argument 'rxe1'");
+}
+
+// ------------------------------------------------------------ monitor
+
+TEST_F(Cli, MonitorWritesACsvTimeSeries)
+{
+	// QP 17's rate drops by 1 Gbit/s per poll.
+	k.before = [](FakeKernel &kk, std::uint8_t cmd) {
+		// Only before rxe0's dump, the first of each poll.
+		if (cmd == RXE_CC_CMD_QP_GET && kk.count(RXE_CC_CMD_QP_GET) % 2 == 1) {
+			kk.devs[0].qps[0].rate -= 1000000000ULL;
+			kk.devs[0].qps[0].state[1].second -= 1000000;
+		}
+	};
+	RunResult r = run({ "monitor", "-c", "3", "-i", "100" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	std::vector<std::string> l = lines(r.out);
+	ASSERT_EQ(l.size(), 1u + 3u * 3u) << r.out;
+	EXPECT_EQ(l[0], "time_ns,dev,qpn,algo,rate_bps,window_bytes,rate_kbps,window_bytes,limited,"
+			"target_rate_kbps,alpha,rate_cuts");
+	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,7500000000,0,7500000,,1,10000000,16384,3");
+	EXPECT_EQ(l[2], "1000000000,rxe0,18,fixed,100000000,65536,100000,65536,,,,");
+	EXPECT_EQ(l[3], "1000000000,rxe1,5,none,0,0,,,,,,");
+	EXPECT_EQ(l[4], "1100000000,rxe0,17,dcqcn,6500000000,0,6500000,,1,10000000,16384,3");
+	EXPECT_EQ(l[7].substr(0, 40), "1200000000,rxe0,17,dcqcn,5500000000,0,55");
+	EXPECT_EQ(clock.sleeps,
+		  (std::vector<std::uint64_t>{ 1000000000ULL, 1100000000ULL, 1200000000ULL }));
+	EXPECT_TRUE(clock.signals_caught);
+	expect_no_writes();
+}
+
+TEST_F(Cli, MonitorOneDeviceForADuration)
+{
+	RunResult r = run({ "monitor", "rxe1", "-t", "1", "-i", "250" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	std::vector<std::string> l = lines(r.out);
+	ASSERT_EQ(l.size(), 5u) << r.out; // polls at 0, 250, 500, 750 ms
+	EXPECT_EQ(l[4], "1750000000,rxe1,5,none,0,0,,,,,,");
+	EXPECT_EQ(clock.now, 2000000000u) << "runs for the whole second";
+}
+
+TEST_F(Cli, MonitorToAFile)
+{
+	std::string path = ::testing::TempDir() + "/rxecc_monitor_test.csv";
+	RunResult r = run({ "monitor", "rxe0", "-c", "1", "-o", path });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "");
+	std::ifstream f(path);
+	std::stringstream ss;
+	ss << f.rdbuf();
+	EXPECT_EQ(lines(ss.str()).size(), 3u) << ss.str();
+	EXPECT_EQ(ss.str().find("time_ns,dev,qpn,"), 0u);
+	RunResult bad = run({ "monitor", "-c", "1", "-o", "/nonexistent/dir/x.csv" });
+	EXPECT_EQ(bad.code, 1);
+	EXPECT_EQ(bad.err, "rxecc: cannot write '/nonexistent/dir/x.csv': No such file or directory\n");
+}
+
+TEST_F(Cli, MonitorWithEvents)
+{
+	k.events.emplace_back(1050000000ULL,
+			      FakeKernel::rate_event("rxe0", 17, "dcqcn", 4000000000ULL, 0, 1049000000ULL,
+						     RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT));
+	k.events.emplace_back(1060000000ULL,
+			      FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 1059000000ULL, 1U << 7));
+	RunResult r = run({ "monitor", "rxe0", "-e", "-c", "2", "-i", "100" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_TRUE(k.subscribed);
+	std::vector<std::string> l = lines(r.out);
+	ASSERT_EQ(l.size(), 1u + 2u + 1u + 2u) << r.out;
+	EXPECT_EQ(l[0].substr(l[0].size() - 16), ",rate_cuts,event");
+	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,8500000000,0,8500000,,1,10000000,16384,3,");
+	// The event row between the polls; rxe1's event is filtered out.
+	EXPECT_EQ(l[3], "1049000000,rxe0,17,dcqcn,4000000000,0,,,,,,,rate_dec|limit");
+	EXPECT_EQ(l[4].substr(0, 11), "1100000000,");
+	// Unknown bits are shown in hex.
+	k.events.emplace_back(clock.now + 1,
+			      FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 7, RXE_CC_EVENT_HALT | 0x40));
+	r = run({ "monitor", "-e", "-c", "2", "-i", "100" });
+	EXPECT_NE(r.out.find(",halt|0x40\n"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, MonitorStopsOnInterruptAndOnErrors)
+{
+	clock.interrupt_at = 2;
+	RunResult r = run({ "monitor" });
+	EXPECT_EQ(r.code, 0);
+	EXPECT_EQ(lines(r.out).size(), 4u); // header, one poll
+	// The device goes away while monitored.
+	clock.interrupt_at = 0;
+	clock.stopped = false;
+	k.calls.clear();
+	k.before = [](FakeKernel &kk, std::uint8_t cmd) {
+		if (cmd == RXE_CC_CMD_QP_GET && kk.count(RXE_CC_CMD_QP_GET) == 2)
+			kk.devs.erase(kk.devs.begin());
+	};
+	r = run({ "monitor", "rxe0", "-c", "5" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err.find("rxecc: device 'rxe0' not found"), 0u) << r.err;
+	EXPECT_EQ(lines(r.out).size(), 3u);
+}
+
+TEST_F(Cli, MonitorOptionErrors)
+{
+	expect_usage({ "monitor", "-c", "1", "-t", "1" }, "-c and -t exclude each other");
+	expect_usage({ "monitor", "-i", "0" }, "-i: the interval must be longer than 0");
+	expect_usage({ "monitor", "-i", "fast" }, "-i: 'fast' is not a time");
+	expect_usage({ "monitor", "-t", "0" }, "-t: the duration must be longer than 0");
+	expect_usage({ "monitor", "-c", "many" }, "-c: 'many' is not a number");
+	expect_usage({ "monitor", "rxe0", "rxe1" }, "unexpected argument 'rxe1'");
+	RunResult r = run({ "monitor", "rxe8", "-c", "1" });
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.out, "") << "no header for a device that does not exist";
+}
+
+TEST_F(Cli, MonitorIntervalWithUnitAndSlowKernel)
+{
+	clock.request_ns = 150000000ULL; // 150 ms per request, polling every 100 ms
+	RunResult r = run({ "monitor", "rxe1", "-c", "3", "-i", "100ms" });
+	ASSERT_EQ(r.code, 0);
+	std::vector<std::string> l = lines(r.out);
+	ASSERT_EQ(l.size(), 4u);
+	// Before the loop: ALGO_GET and DEV_GET took 300 ms (t0 = 1.3 s); each
+	// poll ends 150 ms after its tick and the next tick is the first one
+	// after that.
+	EXPECT_EQ(clock.sleeps,
+		  (std::vector<std::uint64_t>{ 1300000000ULL, 1500000000ULL, 1700000000ULL }));
+	EXPECT_EQ(l[1].substr(0, 11), "1450000000,");
+}
+
+} // namespace
+} // namespace rxecc::test

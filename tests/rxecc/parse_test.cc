@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Parsing of the values the operator types: integers, rates, times and
+// algorithm parameters.
+#include <gtest/gtest.h>
+#include <rdma/rxe_cc.h>
+
+#include "format.h"
+#include "parse.h"
+
+namespace rxecc {
+namespace {
+
+std::uint64_t rate(const std::string &s)
+{
+	std::uint64_t v = 0;
+	std::string err;
+	EXPECT_TRUE(parse_rate_bps(s, v, err)) << s << ": " << err;
+	return v;
+}
+
+std::string rate_error(const std::string &s)
+{
+	std::uint64_t v = 12345;
+	std::string err;
+	EXPECT_FALSE(parse_rate_bps(s, v, err)) << s << " parsed as " << v;
+	EXPECT_EQ(v, 12345u) << "a rejected rate must not touch the output";
+	return err;
+}
+
+std::uint64_t time_ns(const std::string &s, std::uint64_t bare = 0)
+{
+	std::uint64_t v = 0;
+	std::string err;
+	EXPECT_TRUE(parse_time_ns(s, v, err, bare)) << s << ": " << err;
+	return v;
+}
+
+std::string time_error(const std::string &s)
+{
+	std::uint64_t v = 0;
+	std::string err;
+	EXPECT_FALSE(parse_time_ns(s, v, err)) << s << " parsed as " << v;
+	return err;
+}
+
+TEST(ParseU64, DecimalAndHex)
+{
+	std::uint64_t v;
+	std::string err;
+	ASSERT_TRUE(parse_u64("0", v, err));
+	EXPECT_EQ(v, 0u);
+	ASSERT_TRUE(parse_u64("18446744073709551615", v, err));
+	EXPECT_EQ(v, UINT64_MAX);
+	ASSERT_TRUE(parse_u64("0x11", v, err));
+	EXPECT_EQ(v, 17u);
+	ASSERT_TRUE(parse_u64("0XfF", v, err));
+	EXPECT_EQ(v, 255u);
+}
+
+TEST(ParseU64, RejectsSignsSpacesOverflowAndJunk)
+{
+	std::uint64_t v;
+	std::string err;
+	for (const char *bad : { "", "-1", "+1", " 1", "1 ", "1.0", "abc", "12k", "0x", "0xg",
+				 "18446744073709551616", "99999999999999999999999" }) {
+		EXPECT_FALSE(parse_u64(bad, v, err)) << '"' << bad << '"';
+		EXPECT_FALSE(err.empty());
+	}
+	EXPECT_FALSE(parse_u64("18446744073709551616", v, err));
+	EXPECT_NE(err.find("too large"), std::string::npos) << err;
+}
+
+TEST(ParseU32, Range)
+{
+	std::uint32_t v;
+	std::string err;
+	ASSERT_TRUE(parse_u32("4294967295", v, err));
+	EXPECT_EQ(v, UINT32_MAX);
+	EXPECT_FALSE(parse_u32("4294967296", v, err));
+	EXPECT_NE(err.find("4294967295"), std::string::npos) << err;
+}
+
+TEST(ParseScaled, ExactDecimals)
+{
+	std::uint64_t v;
+	std::string err;
+	ASSERT_TRUE(parse_scaled("1.5", 1000000000, v, err));
+	EXPECT_EQ(v, 1500000000u);
+	ASSERT_TRUE(parse_scaled("0.000000001", 1000000000, v, err));
+	EXPECT_EQ(v, 1u);
+	ASSERT_TRUE(parse_scaled("2.50000000000000000000", 10, v, err)) << err;
+	EXPECT_EQ(v, 25u);
+	EXPECT_FALSE(parse_scaled("0.0000000001", 1000000000, v, err));
+	EXPECT_NE(err.find("decimals"), std::string::npos);
+	for (const char *bad : { ".", "1.", ".5x", "1..2", "1.2.3", "" })
+		EXPECT_FALSE(parse_scaled(bad, 10, v, err)) << bad;
+	EXPECT_TRUE(parse_scaled(".5", 10, v, err));
+	EXPECT_EQ(v, 5u);
+	EXPECT_FALSE(parse_scaled("18446744073709551616", 1, v, err));
+	EXPECT_FALSE(parse_scaled("18446744073.709551616", 1000000000, v, err));
+}
+
+TEST(ParseRate, ExamplesOfTheManual)
+{
+	EXPECT_EQ(rate("0"), 0u);
+	EXPECT_EQ(rate("100M"), 100000000u);
+	EXPECT_EQ(rate("1.5G"), 1500000000u);
+	EXPECT_EQ(rate("25Gbit"), 25000000000u);
+	EXPECT_EQ(rate("400kbit/s"), 400000u);
+	EXPECT_EQ(rate("1000000"), 1000000u);
+	EXPECT_EQ(rate("2T"), 2000000000000u);
+	EXPECT_EQ(rate("10mbit"), 10000000u);
+	EXPECT_EQ(rate("100Mb"), 100000000u);
+	EXPECT_EQ(rate("7bit"), 7u);
+	EXPECT_EQ(rate("0.001k"), 1u);
+}
+
+TEST(ParseRate, RefusesBytesFractionsAndUnknownUnits)
+{
+	EXPECT_NE(rate_error("1.5Gbps").find("bytes"), std::string::npos);
+	EXPECT_NE(rate_error("100MB").find("bytes"), std::string::npos);
+	EXPECT_NE(rate_error("10Mbit/sec").find("unknown unit"), std::string::npos);
+	EXPECT_NE(rate_error("1.5").find("whole number"), std::string::npos);
+	EXPECT_NE(rate_error("0.0001k").find("whole number"), std::string::npos);
+	EXPECT_NE(rate_error("fast").find("not a rate"), std::string::npos);
+	EXPECT_NE(rate_error("").find("not a rate"), std::string::npos);
+	rate_error("-1G");
+	rate_error("1 G");
+	rate_error("99999999999T");
+}
+
+TEST(ParseTime, Units)
+{
+	EXPECT_EQ(time_ns("100us"), 100000u);
+	EXPECT_EQ(time_ns("1ms"), 1000000u);
+	EXPECT_EQ(time_ns("1.5ms"), 1500000u);
+	EXPECT_EQ(time_ns("250ns"), 250u);
+	EXPECT_EQ(time_ns("2s"), 2000000000u);
+	EXPECT_EQ(time_ns("3usec"), 3000u);
+	EXPECT_EQ(time_ns("4msec"), 4000000u);
+	EXPECT_EQ(time_ns("1sec"), 1000000000u);
+	EXPECT_EQ(time_ns("7\xc2\xb5s"), 7000u);
+	EXPECT_EQ(time_ns("0"), 0u);
+	EXPECT_EQ(time_ns("0.000"), 0u);
+}
+
+TEST(ParseTime, BareNumbersNeedAUnitUnlessOneIsImplied)
+{
+	EXPECT_NE(time_error("100").find("needs a unit"), std::string::npos);
+	EXPECT_EQ(time_ns("100", 1000000), 100000000u); // -i MS
+	EXPECT_EQ(time_ns("0.5", 1000000000), 500000000u); // -w SECONDS
+	EXPECT_EQ(time_ns("500ms", 1000000000), 500000000u);
+}
+
+TEST(ParseTime, Rejects)
+{
+	EXPECT_NE(time_error("1.5ns").find("whole number"), std::string::npos);
+	EXPECT_NE(time_error("5min").find("unknown unit"), std::string::npos);
+	EXPECT_NE(time_error("ms").find("not a time"), std::string::npos);
+	time_error("-1ms");
+	time_error("1 ms");
+	time_error("99999999999s");
+}
+
+TEST(ParseBool, Words)
+{
+	bool v = false;
+	std::string err;
+	for (const char *t : { "on", "ON", "yes", "true", "1" }) {
+		ASSERT_TRUE(parse_bool(t, v, err)) << t;
+		EXPECT_TRUE(v);
+	}
+	for (const char *f : { "off", "Off", "no", "false", "0" }) {
+		ASSERT_TRUE(parse_bool(f, v, err)) << f;
+		EXPECT_FALSE(v);
+	}
+	EXPECT_FALSE(parse_bool("2", v, err));
+	EXPECT_FALSE(parse_bool("enable", v, err));
+	EXPECT_NE(err.find("on or off"), std::string::npos);
+}
+
+ParamInfo param(const char *name, std::uint32_t unit, std::uint32_t min, std::uint32_t max)
+{
+	ParamInfo p;
+	p.name = name;
+	p.unit = unit;
+	p.min = min;
+	p.max = max;
+	return p;
+}
+
+std::uint32_t pv(const ParamInfo &p, const std::string &s)
+{
+	std::uint32_t v = 0;
+	std::string err;
+	EXPECT_TRUE(parse_param_value(p, s, v, err)) << s << ": " << err;
+	return v;
+}
+
+std::string pv_error(const ParamInfo &p, const std::string &s)
+{
+	std::uint32_t v = 777;
+	std::string err;
+	EXPECT_FALSE(parse_param_value(p, s, v, err)) << s << " accepted as " << v;
+	EXPECT_EQ(v, 777u);
+	return err;
+}
+
+TEST(ParseParam, KbpsTakesIntegersAndRates)
+{
+	ParamInfo p = param("rp_ai_rate_kbps", RXE_CC_UNIT_ID_KBPS, 1, 1U << 31);
+	EXPECT_EQ(pv(p, "20"), 20u);
+	EXPECT_EQ(pv(p, "5Mbit"), 5000u);
+	EXPECT_EQ(pv(p, "1.5G"), 1500000u);
+	EXPECT_EQ(pv(p, "2147483648"), 1U << 31);
+	std::string e = pv_error(p, "0");
+	EXPECT_EQ(e, "rp_ai_rate_kbps: 0 is out of range 1..2147483648 kbit/s");
+	e = pv_error(p, "3Tbit");
+	EXPECT_EQ(e, "rp_ai_rate_kbps: 3Tbit (3000000000) is out of range 1..2147483648 kbit/s");
+	e = pv_error(p, "1500bit");
+	EXPECT_NE(e.find("whole number of kbit/s"), std::string::npos) << e;
+	e = pv_error(p, "abc");
+	EXPECT_NE(e.find("rp_ai_rate_kbps: "), std::string::npos) << e;
+	EXPECT_NE(e.find("1..2147483648 kbit/s"), std::string::npos) << e;
+	EXPECT_NE(e.find("5Mbit"), std::string::npos) << e;
+	pv_error(p, "99999999999");
+}
+
+TEST(ParseParam, MicrosecondsTakeTimes)
+{
+	ParamInfo p = param("rp_time_reset", RXE_CC_UNIT_ID_US, 1, 10000000);
+	EXPECT_EQ(pv(p, "300"), 300u);
+	EXPECT_EQ(pv(p, "2ms"), 2000u);
+	EXPECT_EQ(pv(p, "300us"), 300u);
+	EXPECT_EQ(pv(p, "10s"), 10000000u);
+	EXPECT_NE(pv_error(p, "11s").find("out of range 1..10000000 us"), std::string::npos);
+	EXPECT_NE(pv_error(p, "1500ns").find("whole number of microseconds"), std::string::npos);
+	ParamInfo n = param("t_ns", RXE_CC_UNIT_ID_NS, 0, 1000000);
+	EXPECT_EQ(pv(n, "1500ns"), 1500u);
+	EXPECT_EQ(pv(n, "1ms"), 1000000u);
+}
+
+TEST(ParseParam, BoolPercentAndPlain)
+{
+	ParamInfo b = param("rp_clamp_tgt_rate", RXE_CC_UNIT_ID_BOOL, 0, 1);
+	EXPECT_EQ(pv(b, "on"), 1u);
+	EXPECT_EQ(pv(b, "0"), 0u);
+	EXPECT_NE(pv_error(b, "2").find("on or off"), std::string::npos);
+	ParamInfo pc = param("rp_min_dec_fac", RXE_CC_UNIT_ID_PERCENT, 0, 100);
+	EXPECT_EQ(pv(pc, "50%"), 50u);
+	EXPECT_EQ(pv(pc, "100"), 100u);
+	EXPECT_EQ(pv_error(pc, "101%"), "rp_min_dec_fac: 101% (101) is out of range 0..100%");
+	ParamInfo g = param("rp_gd", RXE_CC_UNIT_ID_LOG2, 10, 16);
+	EXPECT_EQ(pv(g, "0x10"), 16u);
+	EXPECT_EQ(pv_error(g, "9"), "rp_gd: 9 is out of range 10..16 log2");
+	EXPECT_NE(pv_error(g, "1ms").find("not a number"), std::string::npos);
+	ParamInfo q = param("rp_dce_tcp_g", RXE_CC_UNIT_ID_Q10, 0, 1023);
+	EXPECT_EQ(pv_error(q, "1024"), "rp_dce_tcp_g: 1024 is out of range 0..1023 (Q10, 1024 = 1.0)");
+}
+
+// What 'dev show' prints for a parameter, 'dev set' accepts back.
+TEST(ParseParam, RoundTripOfShownValues)
+{
+	const std::uint32_t units[] = { RXE_CC_UNIT_ID_NONE,  RXE_CC_UNIT_ID_BOOL,
+					RXE_CC_UNIT_ID_KBPS,  RXE_CC_UNIT_ID_US,
+					RXE_CC_UNIT_ID_NS,    RXE_CC_UNIT_ID_BYTES,
+					RXE_CC_UNIT_ID_PERCENT, RXE_CC_UNIT_ID_Q10,
+					RXE_CC_UNIT_ID_Q16,   RXE_CC_UNIT_ID_LOG2,
+					RXE_CC_UNIT_ID_DSCP,  RXE_CC_UNIT_ID_PCP };
+	for (std::uint32_t unit : units) {
+		ParamInfo p = param("x", unit, 0, UINT32_MAX);
+		if (unit == RXE_CC_UNIT_ID_BOOL)
+			p.max = 1;
+		for (std::uint32_t v : { 0u, 1u, 63u, 4096u, 123456789u, UINT32_MAX }) {
+			if (v > p.max)
+				continue;
+			EXPECT_EQ(pv(p, format_param_value(unit, v)), v) << "unit " << unit;
+		}
+	}
+}
+
+} // namespace
+} // namespace rxecc
