@@ -193,14 +193,15 @@ Err apply_params(const FakeAlgo &a, const std::vector<std::pair<std::string, std
 		if (!p)
 			return einval(a.name + " has no parameter " + name);
 		if (v < p->min || v > p->max)
-			return { ERANGE, name + " out of range " + std::to_string(p->min) + ".." +
-						 std::to_string(p->max) };
+			return { ERANGE, name + "=" + std::to_string(v) + " out of range [" +
+						 std::to_string(p->min) + ", " + std::to_string(p->max) +
+						 "]" };
 		set_value(vals, name, v);
 	}
 	if (a.name == "dcqcn") {
 		std::uint64_t max = get_value(vals, "rp_max_rate_kbps");
 		if (max && get_value(vals, "rp_min_rate_kbps") > max)
-			return einval("rp_min_rate_kbps is above rp_max_rate_kbps");
+			return einval("dcqcn: rp_min_rate_kbps is above rp_max_rate_kbps");
 	}
 	return {};
 }
@@ -475,16 +476,32 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 	Err e = parse(req, r);
 	if (e.err)
 		return Status::kernel(e.err, e.msg);
+	const bool writes = req.cmd == RXE_CC_CMD_DEV_SET || req.cmd == RXE_CC_CMD_QP_SET;
+	if (writes && !admin)
+		return Status::kernel(EPERM); // GENL_UNS_ADMIN_PERM: no message
+	// The algorithm is looked up first, then the device.
+	if (r.tb[RXE_CC_A_ALGO] && req.cmd != RXE_CC_CMD_QP_GET && !algo(r.s(RXE_CC_A_ALGO)))
+		return Status::kernel(ENOENT, "unknown algorithm " + r.s(RXE_CC_A_ALGO) +
+						      " (see cc_available)");
 	const std::string dev_name = r.s(RXE_CC_A_DEV_NAME);
 	FakeDev *d = nullptr;
 	if (r.tb[RXE_CC_A_DEV_NAME]) {
 		d = dev(dev_name);
-		if (!d)
+		// A dump filters by name: an unknown name gives nothing.
+		if (!d && !dump)
 			return Status::kernel(ENODEV, "no rxe device " + dev_name);
 	}
-	const bool writes = req.cmd == RXE_CC_CMD_DEV_SET || req.cmd == RXE_CC_CMD_QP_SET;
-	if (writes && !admin)
-		return Status::kernel(EPERM);
+	if (r.tb[RXE_CC_A_ACK_EVERY] && nla_get_u32(r.tb[RXE_CC_A_ACK_EVERY]) > 1024)
+		return Status::kernel(ERANGE, "integer out of range");
+	if (r.tb[RXE_CC_A_LINE_RATE]) {
+		std::uint64_t v = nla_get_u64(r.tb[RXE_CC_A_LINE_RATE]);
+		if (v && (v < 1000000 || v > 800000000000ULL))
+			return Status::kernel(ERANGE, "line rate must be 0 (netdev speed) or 1 Mbit/s "
+						      "to 800 Gbit/s");
+	}
+	const std::string no_qp = r.tb[RXE_CC_A_QPN]
+		? "no QP " + std::to_string(nla_get_u32(r.tb[RXE_CC_A_QPN])) + " on " + dev_name
+		: "";
 
 	switch (req.cmd) {
 	case RXE_CC_CMD_ALGO_GET:
@@ -496,8 +513,6 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 
 	case RXE_CC_CMD_DEV_GET: {
 		std::string palgo = r.s(RXE_CC_A_ALGO);
-		if (!palgo.empty() && !algo(palgo))
-			return Status::kernel(EINVAL, "unknown algorithm " + palgo);
 		if (!dump) {
 			if (!d)
 				return Status::kernel(EINVAL, "DEV_NAME is required");
@@ -513,12 +528,11 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 		if (dump || !d)
 			return Status::kernel(EINVAL, "DEV_NAME is required");
 		FakeDev n = *d;
-		if (r.tb[RXE_CC_A_ALGO]) {
-			if (!algo(r.s(RXE_CC_A_ALGO)))
-				return Status::kernel(EINVAL, "unknown algorithm " + r.s(RXE_CC_A_ALGO));
+		if (r.tb[RXE_CC_A_ALGO])
 			n.algo = r.s(RXE_CC_A_ALGO);
-		}
 		if (r.has_params) {
+			if (n.algo == "none")
+				return Status::kernel(EINVAL, "algorithm none has no parameters");
 			Err pe = apply_params(*algo(n.algo), r.params, n.params[n.algo]);
 			if (pe.err)
 				return Status::kernel(pe.err, pe.msg);
@@ -552,19 +566,20 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 	}
 
 	case RXE_CC_CMD_QP_GET: {
-		if (!d)
+		if (!d && !dump)
 			return Status::kernel(EINVAL, "DEV_NAME is required");
 		if (!dump) {
 			if (!r.tb[RXE_CC_A_QPN])
 				return Status::kernel(EINVAL, "QPN is required");
 			FakeQp *q = d->qp(nla_get_u32(r.tb[RXE_CC_A_QPN]));
 			if (!q)
-				return Status::kernel(ENOENT, "no such QP");
+				return Status::kernel(ENOENT, no_qp);
 			replies.push_back(qp_msg(*d, *q, state_in_names_nest));
 			return Status();
 		}
-		for (const FakeQp &q : d->qps)
-			replies.push_back(qp_msg(*d, q, state_in_names_nest));
+		if (d)
+			for (const FakeQp &q : d->qps)
+				replies.push_back(qp_msg(*d, q, state_in_names_nest));
 		return Status();
 	}
 
@@ -573,10 +588,12 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 			return Status::kernel(EINVAL, "DEV_NAME, QPN and ALGO are required");
 		FakeQp *q = d->qp(nla_get_u32(r.tb[RXE_CC_A_QPN]));
 		if (!q)
-			return Status::kernel(ENOENT, "no such QP");
+			return Status::kernel(ENOENT, no_qp);
+		if (!q->rc)
+			return Status::kernel(EOPNOTSUPP, "congestion control runs on RC QPs only");
 		const FakeAlgo *a = algo(r.s(RXE_CC_A_ALGO));
-		if (!a)
-			return Status::kernel(EINVAL, "unknown algorithm " + r.s(RXE_CC_A_ALGO));
+		if (a->name == "none" && r.has_params)
+			return Status::kernel(EINVAL, "algorithm none has no parameters");
 		Values vals = d->params[a->name];
 		Err pe = apply_params(*a, r.params, vals);
 		if (pe.err)

@@ -4,7 +4,8 @@
 // algorithms, parses requests with libnl's own attribute parser (with the
 // strict checks of the kernel's policies: exact sizes, NLA_F_NESTED),
 // answers with messages built by libnl, range-checks writes all-or-nothing
-// with extack messages, and records every request.
+// with extack messages, and records every request. Its errnos, messages and
+// reply layout follow drivers/infiniband/sw/rxe/rxe_cc_nl.c.
 #ifndef RXECC_TEST_FAKE_KERNEL_H
 #define RXECC_TEST_FAKE_KERNEL_H
 
@@ -46,6 +47,7 @@ struct FakeQp {
 	std::string algo;
 	Values params;
 	std::uint64_t rate = 0, window = 0;
+	bool rc = true; // CC runs on RC QPs only
 	Values state;
 	Values stats;
 };
@@ -100,9 +102,9 @@ public:
 	std::vector<FakeAlgo> algos;
 	std::vector<FakeDev> devs;
 	bool admin = true;
-	// QP_GET replies wrap the STATE nests in STATE_NAMES instead of
-	// repeating STATE at the top level.
-	bool state_in_names_nest = false;
+	// QP_GET replies wrap the STATE nests in STATE_NAMES, as the kernel
+	// does; false repeats STATE at the top level, as the header reads.
+	bool state_in_names_nest = true;
 	// Errors for the next requests of a command: errno, extack.
 	std::map<std::uint8_t, std::pair<int, std::string>> fail_next;
 	// Called before every request with its command, e.g. to move rates

@@ -387,13 +387,18 @@ public:
 				      tail);
 		}
 		if (is_not_found(s.err) && !dev.empty()) {
+			// Which of the names was not found? Ask with reads.
 			std::vector<GenlMsg> replies;
 			Status probe = call(dev_get_request(dev), false, replies);
 			if (!probe.ok() && probe.kind == Status::kKernel && is_not_found(probe.err))
 				device_not_found(dev, tail);
-			if (probe.ok() && qpn)
-				runtime_error("QP " + std::to_string(*qpn) + " not found on " + dev +
-					      tail);
+			if (probe.ok() && qpn) {
+				probe = call(qp_get_request(dev, qpn), false, replies);
+				if (!probe.ok() && probe.kind == Status::kKernel &&
+				    is_not_found(probe.err))
+					runtime_error("QP " + std::to_string(*qpn) + " not found on " +
+						      dev + tail);
+			}
 		}
 		if (!s.extack.empty())
 			runtime_error(what + ": " + s.extack + " (" + std::strerror(s.err) + ")");
@@ -424,6 +429,39 @@ void no_more(const Ctx &ctx, const std::vector<std::string> &p, std::size_t n)
 {
 	if (p.size() > n)
 		usage_error(ctx.topic, "unexpected argument " + quoted(p[n]));
+}
+
+// Limits of the device settings that the kernel enforces but the uapi
+// header does not export (rxe_cc_nl.c); a header that defines them wins.
+#ifdef RXE_CC_LINE_RATE_MIN
+constexpr std::uint64_t kLineRateMin = RXE_CC_LINE_RATE_MIN;
+#else
+constexpr std::uint64_t kLineRateMin = 1000000ULL; // 1 Mbit/s
+#endif
+#ifdef RXE_CC_LINE_RATE_MAX
+constexpr std::uint64_t kLineRateMax = RXE_CC_LINE_RATE_MAX;
+#else
+constexpr std::uint64_t kLineRateMax = 800000000000ULL; // 800 Gbit/s
+#endif
+#ifdef RXE_CC_BASE_RTT_MAX
+constexpr std::uint64_t kBaseRttMax = RXE_CC_BASE_RTT_MAX;
+#else
+constexpr std::uint64_t kBaseRttMax = 10000000000ULL; // 10 s
+#endif
+#ifdef RXE_CC_ACK_EVERY_MAX
+constexpr std::uint32_t kAckEveryMax = RXE_CC_ACK_EVERY_MAX;
+#else
+constexpr std::uint32_t kAckEveryMax = 1024;
+#endif
+// IB_DEVICE_NAME_MAX - 1
+constexpr std::size_t kDevNameMax = 63;
+
+void check_dev_name(const Ctx &ctx, const std::string &dev)
+{
+	if (dev.size() > kDevNameMax)
+		usage_error(ctx.topic, "device name " + quoted(dev.substr(0, 16) + "...") +
+					       " is too long (at most " +
+					       std::to_string(kDevNameMax) + " characters)");
 }
 
 // ---------------------------------------------------------------- algo
@@ -571,6 +609,7 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 		i += 2;
 	}
 	no_more(ctx, pos, i);
+	check_dev_name(ctx, dev);
 
 	if (!algo.empty())
 		ctx.algo_arg(algo);
@@ -731,6 +770,7 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 		usage_error(ctx.topic, "missing DEV before " + quoted(pos[0]));
 	DevSet set;
 	set.dev = pos[0];
+	check_dev_name(ctx, set.dev);
 	std::vector<std::pair<std::string, std::string>> raw_params;
 	std::set<std::string> seen;
 	for (std::size_t i = 1; i < pos.size(); i += 2) {
@@ -749,11 +789,19 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 			std::uint64_t bps = 0;
 			if (val != "auto" && !parse_rate_bps(val, bps, err))
 				usage_error(ctx.topic, "line_rate: " + err);
+			if (bps && (bps < kLineRateMin || bps > kLineRateMax))
+				usage_error(ctx.topic, "line_rate: " + val + " is out of range " +
+							       format_rate_bps(kLineRateMin) + ".." +
+							       format_rate_bps(kLineRateMax) +
+							       " (or 0 or auto for the netdev's speed)");
 			set.line_rate_bps = bps;
 		} else if (kw == "base_rtt") {
 			std::uint64_t ns = 0;
 			if (val != "unknown" && !parse_time_ns(val, ns, err))
 				usage_error(ctx.topic, "base_rtt: " + err);
+			if (ns > kBaseRttMax)
+				usage_error(ctx.topic, "base_rtt: " + val + " is out of range 0.." +
+							       format_time_ns(kBaseRttMax));
 			set.base_rtt_ns = ns;
 		} else if (kw == "ecn") {
 			bool on;
@@ -764,6 +812,9 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 			std::uint32_t n = 0;
 			if (val != "default" && !parse_u32(val, n, err))
 				usage_error(ctx.topic, "ack_every: " + err);
+			if (n > kAckEveryMax)
+				usage_error(ctx.topic, "ack_every: " + val + " is out of range 0.." +
+							       std::to_string(kAckEveryMax));
 			set.ack_every = n;
 		} else if (kw == "cnp_dscp" || kw == "ack_dscp") {
 			std::uint32_t n = kAckDscpOwn;
@@ -879,7 +930,15 @@ std::vector<QpInfo> collect_qps(Ctx &ctx, const std::string &dev, const std::str
 		if (!s.ok()) {
 			if (dev.empty() && s.kind == Status::kKernel && is_not_found(s.err))
 				continue;
-			ctx.fail(s, dev.empty() ? what : what, d);
+			ctx.fail(s, what, d);
+		}
+		// The kernel filters a dump by DEV_NAME: a device that does not
+		// exist gives an empty dump, not an error.
+		if (replies.empty() && !dev.empty()) {
+			std::vector<GenlMsg> probe;
+			Status ps = ctx.call(dev_get_request(d), false, probe);
+			if (!ps.ok())
+				ctx.fail(ps, what, d);
 		}
 		for (const GenlMsg &m : replies) {
 			QpInfo q;
@@ -903,6 +962,7 @@ int cmd_qp_show(Ctx &ctx, const std::vector<std::string> &args)
 	const std::vector<std::string> &pos = p.positionals;
 	no_more(ctx, pos, 2);
 	std::string dev = pos.empty() ? "" : pos[0];
+	check_dev_name(ctx, dev);
 	std::optional<std::uint32_t> qpn;
 	if (pos.size() > 1)
 		qpn = parse_qpn(ctx, pos[1]);
@@ -976,6 +1036,7 @@ int cmd_qp_set(Ctx &ctx, const std::vector<std::string> &args)
 		usage_error(ctx.topic, "missing QPN");
 	QpSet set;
 	set.dev = pos[0];
+	check_dev_name(ctx, set.dev);
 	set.qpn = parse_qpn(ctx, pos[1]);
 	std::optional<std::string> algo;
 	std::vector<std::pair<std::string, std::string>> raw_params;
@@ -1112,6 +1173,7 @@ int cmd_stats(Ctx &ctx, const std::vector<std::string> &args)
 	}
 	no_more(ctx, p.positionals, 1);
 	std::string dev = p.positionals.empty() ? "" : p.positionals[0];
+	check_dev_name(ctx, dev);
 	std::uint64_t every_ns = 0, count = 0;
 	std::string err;
 	if (p.has('w')) {
@@ -1189,18 +1251,19 @@ public:
 	Monitor(Ctx &ctx, std::string dev, bool events, std::ostream &os)
 		: ctx_(ctx), dev_(std::move(dev)), events_(events), os_(os)
 	{
-		std::set<std::string> seen;
+		// One column per algorithm and state value, "dcqcn.alpha": names
+		// repeat across algorithms (rate_kbps) and may repeat the fixed
+		// columns (window_bytes), but mean different things.
 		for (const AlgoInfo &a : ctx_.algos())
 			for (const StateInfo &s : a.state)
-				if (seen.insert(s.name).second)
-					columns_.push_back(s.name);
+				columns_.emplace_back(a.name, s.name);
 	}
 
 	void header()
 	{
 		os_ << "time_ns,dev,qpn,algo,rate_bps,window_bytes";
-		for (const std::string &c : columns_)
-			os_ << ',' << csv_field(c);
+		for (const auto &[algo, name] : columns_)
+			os_ << ',' << csv_field(algo + "." + name);
 		if (events_)
 			os_ << ",event";
 		os_ << '\n';
@@ -1214,10 +1277,12 @@ public:
 		for (const QpInfo &q : qps) {
 			os_ << t << ',' << csv_field(q.dev) << ',' << q.qpn << ',' << csv_field(q.algo)
 			    << ',' << opt(q.rate_bps) << ',' << opt(q.window_bytes);
-			for (const std::string &c : columns_) {
+			for (const auto &[algo, name] : columns_) {
 				os_ << ',';
+				if (algo != q.algo)
+					continue;
 				for (const NamedValue &nv : q.state)
-					if (nv.name == c) {
+					if (nv.name == name) {
 						os_ << nv.value;
 						break;
 					}
@@ -1280,7 +1345,7 @@ private:
 	std::string dev_;
 	bool events_;
 	std::ostream &os_;
-	std::vector<std::string> columns_;
+	std::vector<std::pair<std::string, std::string>> columns_; // algorithm, state
 };
 
 int cmd_monitor(Ctx &ctx, const std::vector<std::string> &args)
@@ -1299,6 +1364,7 @@ int cmd_monitor(Ctx &ctx, const std::vector<std::string> &args)
 	}
 	no_more(ctx, p.positionals, 1);
 	std::string dev = p.positionals.empty() ? "" : p.positionals[0];
+	check_dev_name(ctx, dev);
 	std::uint64_t interval_ns = 100000000ULL, count = 0, duration_ns = 0;
 	std::string err;
 	if (p.has('i')) {
