@@ -202,6 +202,26 @@ TEST_F(Cli, AlgoListsParametersWithUnitsAndRanges)
 	EXPECT_TRUE(k.calls[0].dump);
 }
 
+TEST_F(Cli, AlgoStateLineWrapsUnderItself)
+{
+	for (int i = 0; i < 8; ++i)
+		k.algos[2].state.emplace_back("extra_state_value_" + std::to_string(i), 0);
+	RunResult r = run({ "algo", "dcqcn" });
+	std::vector<std::string> l = lines(r.out);
+	std::size_t at = 0;
+	while (at < l.size() && l[at].find("    state: ") != 0)
+		++at;
+	ASSERT_LT(at + 1, l.size()) << "the state list wraps: " << r.out;
+	EXPECT_EQ(l[at].find("    state: limited (bool), "), 0u) << r.out;
+	for (std::size_t i = at; i < l.size(); ++i) {
+		EXPECT_LE(l[i].size(), 100u) << l[i];
+		if (i > at) {
+			EXPECT_EQ(l[i].find_first_not_of(' '), 11u) << "aligned under the first: " << l[i];
+		}
+	}
+	EXPECT_EQ(l.back().substr(l.back().size() - 19), "extra_state_value_7") << r.out;
+}
+
 TEST_F(Cli, AlgoByName)
 {
 	RunResult r = run({ "algo", "fixed" });

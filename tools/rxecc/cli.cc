@@ -563,7 +563,7 @@ int cmd_algo(Ctx &ctx, const std::vector<std::string> &args)
 						  (i + 1 < a->state.size() ? "," : "");
 				if (line.size() + 1 + tok.size() > 100) {
 					os << line << '\n';
-					line = "          ";
+					line = "           ";
 					line += tok;
 				} else {
 					line += " " + tok;
