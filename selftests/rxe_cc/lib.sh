@@ -120,7 +120,10 @@ rxe_load() {
 	[ -f "$RXECC_RXE_KO" ] || die "patched module $RXECC_RXE_KO not built (make module)"
 	rxe_unload || die "cannot unload the previous rdma_rxe"
 	"$RXECC_MODPROBE" -a udp_tunnel ip6_udp_tunnel || die "cannot load udp_tunnel"
-	insmod "$RXECC_RXE_KO" || die "insmod $RXECC_RXE_KO failed"
+	# The test VM runs under TCG, where a timer wake-up takes about a
+	# millisecond: give the pacer a matching slack.
+	insmod "$RXECC_RXE_KO" cc_pacer_slack_us="${RXECC_PACER_SLACK_US:-2000}" ||
+		die "insmod $RXECC_RXE_KO failed"
 }
 
 # Load the test kernel's own, unpatched rdma_rxe.
@@ -260,3 +263,60 @@ gbps() {
 
 # nonzero VALUE: true if a decimal number is > 0.
 nonzero() { awk -v v="$1" 'BEGIN { exit !(v + 0 > 0) }'; }
+
+# ---- congestion control ----------------------------------------------------
+
+RXECC=${RXECC:-$RXECC_TOP/build/user/bin/rxecc}
+
+rxecc() {
+	[ -x "$RXECC" ] || die "$RXECC not built (make user)"
+	"$RXECC" "$@"
+}
+
+# hw_counter DEV NAME: a port counter of an rxe device
+hw_counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+}
+
+# qpns DEV: the QP numbers of a device's RC QPs, one per line
+qpns() {
+	rdma resource show qp link "$1/1" 2>/dev/null |
+		awk '/type RC/ { for (i = 1; i < NF; i++) if ($i == "lqpn") print $(i + 1) }'
+}
+
+# qp_rate_kbps DEV QPN: the QP's current CC rate in kbit/s (0 = unpaced)
+qp_rate_kbps() {
+	rdma resource show qp link "$1/1" lqpn "$2" -dd 2>/dev/null |
+		tr ' ' '\n' | awk 'p { print int($1 / 1000); exit } $1 == "cc_rate_bps" { p = 1 }'
+}
+
+# router_hosts PREFIX: hosts PREFIX_s and PREFIX_d joined through a router
+# namespace PREFIX_r (10.8.1.0/24 and 10.8.2.0/24); the router's egress
+# towards PREFIX_d is "out", where tests put their bottleneck qdisc.
+router_hosts() {
+	local p=$1
+	netns_add "${p}_s"
+	netns_add "${p}_r"
+	netns_add "${p}_d"
+	veth_link "${p}_s" eth0 10.8.1.1/24 "${p}_r" in 10.8.1.254/24
+	veth_link "${p}_r" out 10.8.2.254/24 "${p}_d" eth0 10.8.2.1/24
+	ip -n "${p}_s" route add default via 10.8.1.254
+	ip -n "${p}_d" route add default via 10.8.2.254
+	ip netns exec "${p}_r" sysctl -qw net.ipv4.ip_forward=1
+}
+
+# red_bottleneck NS DEV RATE_MBIT: shape DEV to RATE with RED ECN marking
+red_bottleneck() {
+	local ns=$1 dev=$2 rate=$3
+	ip netns exec "$ns" tc qdisc replace dev "$dev" root handle 1: \
+		tbf rate "${rate}mbit" burst 20kb latency 200ms || die "tbf on $dev"
+	ip netns exec "$ns" tc qdisc replace dev "$dev" parent 1:1 handle 10: \
+		red limit 400000 min 15000 max 60000 avpkt 1100 burst 25 \
+		bandwidth "${rate}mbit" probability 0.2 ecn || die "red on $dev"
+}
+
+# red_marked NS DEV: packets RED marked CE on DEV
+red_marked() {
+	ip netns exec "$1" tc -s qdisc show dev "$2" |
+		awk '$1 == "marked" { print $2; exit }'
+}

@@ -92,6 +92,23 @@ int rxe_cc_algo_find(const char *name, const struct rxe_cc_ops **ops)
 	return -ENOENT;
 }
 
+/*
+ * Pacer slack: a paced QP may send this much ahead of its schedule, and
+ * catch up this much after a late wake-up, so that the wake-up latency of
+ * the hrtimer and the work queue neither lowers the average rate nor costs
+ * one wake-up per packet. The schedule itself stays exact.
+ */
+static unsigned int rxe_cc_pacer_slack_us = 100;
+module_param_named(cc_pacer_slack_us, rxe_cc_pacer_slack_us, uint, 0644);
+MODULE_PARM_DESC(cc_pacer_slack_us,
+		 "pacer burst allowance in us (default 100; ~2000 under emulation)");
+
+static u64 rxe_cc_slack_ns(void)
+{
+	return min_t(u64, READ_ONCE(rxe_cc_pacer_slack_us), USEC_PER_SEC) *
+	       NSEC_PER_USEC;
+}
+
 static DEFINE_MUTEX(rxe_cc_default_lock);
 static char rxe_cc_default[RXE_CC_NAME_MAX] = "none";
 module_param_string(cc_default, rxe_cc_default, sizeof(rxe_cc_default), 0444);
@@ -630,8 +647,9 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, const struct rxe_cc_ops *ops,
 	cc->ctx.cfg = na.cfg;
 	cc->params = na.params;
 	cc->link = *link;
-	cc->burst_ns = rxe_cc_tx_time_ns(RXE_CC_BURST_PKTS * link->mtu,
-					 link->rate_bps);
+	cc->burst_ns = max(rxe_cc_tx_time_ns(RXE_CC_BURST_PKTS * link->mtu,
+					     link->rate_bps),
+			   rxe_cc_slack_ns());
 	cc->ect = ecn && ops && (ops->wire & RXE_CC_WIRE_ECT);
 	cc->cnp_dscp = cnp_dscp;
 	cc->ack_dscp = ack_dscp;
@@ -823,8 +841,9 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp)
 	    rxe_cc_after_eq(now, cc->ctx.out.rx_timer_ns))
 		send = ops->rx_timer(&cc->ctx, now, &msg);
 
-	if (cc->ctx.out.rate_bps && rxe_cc_before(now, cc->t_next))
-		until = cc->t_next;
+	if (cc->ctx.out.rate_bps &&
+	    rxe_cc_before(now + rxe_cc_slack_ns(), cc->t_next))
+		until = cc->t_next - rxe_cc_slack_ns();
 	if ((cc->ctx.out.flags & RXE_CC_OUT_HALT) &&
 	    rxe_cc_before(now, cc->ctx.out.halt_ns) &&
 	    (!until || rxe_cc_before(until, cc->ctx.out.halt_ns)))

@@ -1,0 +1,125 @@
+#!/bin/bash
+# The congestion control control plane: algorithms listed, device defaults
+# and per-QP settings over netlink (rxecc) and sysctl, a per-QP switch of
+# algorithm under traffic, every invalid input rejected without changing
+# anything, and writes refused to non-admin users.
+. "$(dirname "$0")/lib.sh"
+require_root
+
+# rejected WHAT CMD...: CMD must fail and leave the devices as they were
+rejected() {
+	local what=$1 before after out
+	shift
+	before=$(rxecc dev show rxe_a; rxecc qp show rxe_a)
+	if out=$("$@" 2>&1); then
+		fail "$what: accepted"
+		return
+	fi
+	after=$(rxecc dev show rxe_a; rxecc qp show rxe_a)
+	if [ "$before" != "$after" ]; then
+		fail "$what: rejected, but the settings changed"
+		return
+	fi
+	log "ok: $what rejected: $(echo "$out" | head -1)"
+}
+
+dmesg_mark
+rxe_load
+
+check "sysctl cc_available" \
+	test "$(sysctl -n net.rdma_rxe.cc_available)" = "none fixed dcqcn"
+check "sysctl cc_default is none" test "$(sysctl -n net.rdma_rxe.cc_default)" = none
+check "sysctl rejects an unknown default" \
+	eval '! sysctl -qw net.rdma_rxe.cc_default=bogus 2>/dev/null'
+check "default unchanged" test "$(sysctl -n net.rdma_rxe.cc_default)" = none
+check "sysctl accepts dcqcn" sysctl -qw net.rdma_rxe.cc_default=dcqcn
+
+algos=$(rxecc algo | awk '/\(id [0-9]+\)/ { print $1 }' | tr '\n' ' ')
+check "rxecc algo lists none fixed dcqcn ($algos)" test "$algos" = "none fixed dcqcn "
+check "rxecc algo dcqcn shows rp_ai_rate_kbps with its range" \
+	eval 'rxecc algo dcqcn | grep -q "rp_ai_rate_kbps.*kbit/s"'
+
+netns_add cn_a
+netns_add cn_b
+veth_link cn_a va 10.6.0.1/24 cn_b vb 10.6.0.2/24
+rxe_add cn_a rxe_a va
+rxe_add cn_b rxe_b vb
+check "a new device takes the sysctl default" \
+	eval 'rxecc dev show rxe_a | grep -q "algo dcqcn"'
+sysctl -qw net.rdma_rxe.cc_default=none
+
+check "dev set algo fixed rate" rxecc dev set rxe_a algo fixed rate_kbps 20000 line_rate 100M
+check "dev show reflects it" \
+	eval 'rxecc dev show rxe_a | grep -q "algo fixed line_rate 100Mbit"'
+check "dev set dcqcn parameter" rxecc dev set rxe_a algo dcqcn rp_ai_rate_kbps 500
+check "device keeps per-algorithm parameters" \
+	eval 'rxecc dev show rxe_a algo fixed | grep -q "rate_kbps 20000"'
+check "JSON output parses as an object" \
+	eval 'rxecc -j dev show rxe_a | grep -q "^\[{\"dev\":\"rxe_a\""'
+
+rejected "unknown algorithm" rxecc dev set rxe_a algo bogus
+rejected "unknown parameter" rxecc dev set rxe_a algo dcqcn rp_bogus 1
+rejected "parameter out of range" rxecc dev set rxe_a algo dcqcn rp_min_dec_fac 101
+rejected "parameters in conflict" rxecc dev set rxe_a algo dcqcn rp_min_rate_kbps 2000000
+rejected "line rate too high" rxecc dev set rxe_a line_rate 900G
+rejected "CNP DSCP above 63" rxecc dev set rxe_a cnp_dscp 64
+rejected "not a number" rxecc dev set rxe_a cnp_dscp x
+rejected "unknown device" rxecc dev set rxe_nope algo none
+rejected "unknown QP" rxecc qp set rxe_a 999999 algo none
+rejected "a valid change next to a bad one" \
+	rxecc dev set rxe_a ecn off algo dcqcn rp_gd 99
+
+# non-admin: reads work, writes are refused
+check "non-admin may read" setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$RXECC" dev show rxe_a
+rejected "non-admin write" setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$RXECC" dev set rxe_a ecn off
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$RXECC" dev set rxe_a ecn off 2>&1)
+check "non-admin error names CAP_NET_ADMIN" eval 'echo "$out" | grep -q CAP_NET_ADMIN'
+
+# per-QP switch of algorithm under traffic; the transfer must complete
+rxecc dev set rxe_a algo none
+wait_gid rxe_a 10.6.0.1 && wait_gid rxe_b 10.6.0.2 || ksft_exit
+ip netns exec cn_b ib_write_bw -d rxe_b -x "$(gid_index rxe_b 10.6.0.2)" -p 19100 \
+	-F -n 1000000 >"$TMP/srv" 2>&1 &
+spid=$!
+wait_listen cn_b 19100 || die "server did not start"
+ip netns exec cn_a ib_write_bw -d rxe_a -x "$(gid_index rxe_a 10.6.0.1)" -p 19100 \
+	-F -n 1000000 10.6.0.2 >"$TMP/cli" 2>&1 &
+cpid=$!
+for t in $(seq 1 150); do
+	qpn=$(qpns rxe_a | head -1)
+	[ -n "$qpn" ] && break
+	sleep 0.1
+done
+[ -n "$qpn" ] || die "no RC QP on rxe_a"
+# a slow start, so that the switches happen while data flows
+rxecc qp set rxe_a "$qpn" algo fixed rate_kbps 20000
+for a in "fixed rate_kbps 30000" dcqcn "fixed rate_kbps 60000 window_bytes 65536" none dcqcn; do
+	# shellcheck disable=SC2086
+	check "QP $qpn switched to $a under traffic" rxecc qp set rxe_a "$qpn" algo $a
+	check "QP $qpn reports ${a%% *}" \
+		eval "rxecc qp show rxe_a $qpn | grep -q 'algo ${a%% *}'"
+	sleep 0.3
+done
+rejected "QP parameter out of range" rxecc qp set rxe_a "$qpn" algo fixed rate_kbps 0
+check "restrack shows the QP's algorithm" \
+	eval "rdma resource show qp link rxe_a/1 lqpn $qpn -dd | grep -q 'cc_algo dcqcn'"
+# the QP survived every switch and still moves data
+check "QP $qpn still in RTS after the switches" \
+	eval "rdma resource show qp link rxe_a/1 lqpn $qpn | grep -q 'state RTS'"
+rx0=$(ip netns exec cn_b cat /sys/class/net/vb/statistics/rx_bytes)
+sleep 1
+rx1=$(ip netns exec cn_b cat /sys/class/net/vb/statistics/rx_bytes)
+check "data still flows after the switches ($((rx1 - rx0)) bytes/s)" \
+	test $((rx1 - rx0)) -gt 100000
+check "ib_write_bw client still running" kill -0 "$cpid"
+kill "$cpid" "$spid" 2>/dev/null
+wait "$cpid" "$spid" 2>/dev/null
+check "no QP went to the error state" \
+	test "$(hw_counter rxe_a send_err)" = 0
+
+cleanup
+rxe_unload || fail "unload"
+dmesg_check
+ksft_exit

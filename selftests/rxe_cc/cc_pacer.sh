@@ -1,0 +1,141 @@
+#!/bin/bash
+# The rate pacer: a QP running "fixed" achieves its set rate within 2%
+# across 5%..100% of the line rate, and a paced QP does not slow an
+# unpaced QP of the same hosts.
+. "$(dirname "$0")/lib.sh"
+require_root
+
+# The pacer charges each frame from the IP header to the ICRC plus the
+# Ethernet header: exactly what the receiving veth counts in rx_bytes. So the
+# achieved rate is measured there, over a window in the middle of a run.
+MSG=65536
+
+# wire_rate NS IF SECONDS: bit/s received on IF over SECONDS. Bytes and
+# times are read with shell builtins in one process, so no process start-up
+# (slow under emulation) falls between a reading and its timestamp.
+wire_rate() {
+	ip netns exec "$1" bash -c '
+		f=/sys/class/net/$1/statistics/rx_bytes
+		read -r a <"$f"; t0=$EPOCHREALTIME
+		sleep "$2"
+		read -r b <"$f"; t1=$EPOCHREALTIME
+		awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" \
+			"BEGIN { printf \"%.0f\n\", (b - a) * 8 / (t1 - t0) }"' _ "$2" "$3"
+}
+
+# paced_run TAG PORT SECONDS: ib_write_bw from rxe_a to rxe_b; sets RATE to
+# the wire rate measured on vb for SECONDS once data flows.
+paced_run() {
+	local tag=$1 port=$2 secs=$3 spid cpid f=/sys/class/net/vb/statistics/rx_bytes
+	local b0 t
+	RATE=
+	# a run longer than any measurement; stopped once measured
+	ip netns exec pc_b ib_write_bw -d rxe_b -x "$(gid_index rxe_b 10.9.1.2)" \
+		-p "$port" -F -s $MSG -n 1000000 >"$TMP/$tag.server" 2>&1 &
+	spid=$!
+	wait_listen pc_b "$port" || { kill $spid; return 1; }
+	b0=$(ip netns exec pc_b cat $f)
+	ip netns exec pc_a ib_write_bw -d rxe_a -x "$(gid_index rxe_a 10.9.1.1)" \
+		-p "$port" -F -s $MSG -n 1000000 10.9.1.2 >"$TMP/$tag.client" 2>&1 &
+	cpid=$!
+	# data flows once the receiver has seen a few messages
+	for t in $(seq 1 200); do
+		[ $(($(ip netns exec pc_b cat $f) - b0)) -gt 300000 ] && break
+		sleep 0.05
+	done
+	sleep 0.5
+	RATE=$(wire_rate pc_b vb "$secs")
+	# the client must still be running, or the window was not all traffic
+	if ! kill -0 $cpid 2>/dev/null; then
+		fail "$tag: the client ended during the measurement"
+		sed 's/^/#   /' "$TMP/$tag.client" | tail -5
+		RATE=0
+	fi
+	kill $cpid $spid 2>/dev/null
+	wait $cpid $spid 2>/dev/null
+	return 0
+}
+
+dmesg_mark
+rxe_load
+netns_add pc_a
+netns_add pc_b
+veth_link pc_a va 10.9.1.1/24 pc_b vb 10.9.1.2/24
+veth_link pc_a wa 10.9.2.1/24 pc_b wb 10.9.2.2/24
+rxe_add pc_a rxe_a va
+rxe_add pc_b rxe_b vb
+rxe_add pc_a rxe_c wa
+rxe_add pc_b rxe_d wb
+for d in "rxe_a 10.9.1.1" "rxe_b 10.9.1.2" "rxe_c 10.9.2.1" "rxe_d 10.9.2.2"; do
+	# shellcheck disable=SC2086
+	wait_gid $d || ksft_exit
+done
+
+# The line rate: 35% of what an unpaced QP reaches here, so that every
+# set rate is one the (emulated, CPU-bound) host can sustain.
+rxecc dev set rxe_a algo none || die "set none"
+paced_run solo 19200 3 || die "unpaced run failed"
+solo=$RATE
+line=$(awk -v r="$solo" 'BEGIN { m = int(r / 1e6 * 0.35); print (m < 4 ? 4 : m) }')
+log "unpaced QP: $(awk -v r="$solo" 'BEGIN { print r / 1e6 }') Mbit/s on the wire; line rate for the test: $line Mbit/s"
+rxecc dev set rxe_a line_rate "${line}M" || die "set line rate"
+
+printf '# %8s %12s %12s %8s\n' "share" "set[Mbit/s]" "got[Mbit/s]" "error"
+port=19210
+for pct in 5 25 50 75 100; do
+	kbps=$((line * 10 * pct))
+	rxecc dev set rxe_a algo fixed rate_kbps "$kbps" || die "set rate"
+	port=$((port + 1))
+	secs=3
+	[ "$pct" -le 5 ] && secs=6
+	paced_run "p$pct" $port $secs || { fail "run at $pct% failed"; continue; }
+	got=$RATE
+	err=$(awk -v k="$kbps" -v g="$got" 'BEGIN { printf "%.2f", (g / 1000 - k) / k * 100 }')
+	printf '# %7s%% %12.3f %12.3f %7s%%\n' "$pct" "$(awk -v k="$kbps" 'BEGIN { print k / 1000 }')" \
+		"$(awk -v g="$got" 'BEGIN { print g / 1e6 }')" "$err"
+	check "fixed at $pct% of line rate within 2% ($err%)" \
+		awk -v e="$err" 'BEGIN { exit !(e <= 2 && e >= -2) }'
+done
+
+# A paced QP next to an unpaced one: the unpaced QP (rxe_c -> rxe_d) keeps
+# its throughput. A pacer that busy-waited would take a CPU of this
+# two-CPU VM and cost the neighbour about half of it.
+unpaced_rate() {
+	local tag=$1 port=$2 spid cpid
+	ip netns exec pc_b ib_write_bw -d rxe_d -x "$(gid_index rxe_d 10.9.2.2)" \
+		-p "$port" -F -s $MSG -n 1000000 >"$TMP/$tag.server" 2>&1 &
+	spid=$!
+	wait_listen pc_b "$port" || { kill $spid; return 1; }
+	ip netns exec pc_a ib_write_bw -d rxe_c -x "$(gid_index rxe_c 10.9.2.1)" \
+		-p "$port" -F -s $MSG -n 1000000 10.9.2.2 >"$TMP/$tag.client" 2>&1 &
+	cpid=$!
+	sleep 2
+	RATE=$(wire_rate pc_b wb 3)
+	kill $cpid $spid 2>/dev/null
+	wait $cpid $spid 2>/dev/null
+	return 0
+}
+
+rxecc dev set rxe_a algo fixed rate_kbps $((line * 50)) || die "set rate"
+unpaced_rate alone 19230 || die "unpaced run"
+alone=$RATE
+ip netns exec pc_b ib_write_bw -d rxe_b -x "$(gid_index rxe_b 10.9.1.2)" -p 19231 \
+	-F -s $MSG -n 1000000 >"$TMP/paced.server" 2>&1 &
+ps=$!
+wait_listen pc_b 19231 || die "paced server"
+ip netns exec pc_a ib_write_bw -d rxe_a -x "$(gid_index rxe_a 10.9.1.1)" -p 19231 \
+	-F -s $MSG -n 1000000 10.9.1.2 >"$TMP/paced.client" 2>&1 &
+pc=$!
+sleep 2
+unpaced_rate beside 19232 || die "unpaced run beside"
+beside=$RATE
+kill $pc $ps 2>/dev/null
+wait $pc $ps 2>/dev/null
+log "unpaced QP alone: $((alone / 1000000)) Mbit/s; beside a QP paced at $((line / 20)) Mbit/s: $((beside / 1000000)) Mbit/s"
+check "the unpaced QP is not slowed by the paced one" \
+	awk -v a="$alone" -v b="$beside" 'BEGIN { exit !(b >= a * 0.7) }'
+
+cleanup
+rxe_unload || fail "unload"
+dmesg_check
+ksft_exit
