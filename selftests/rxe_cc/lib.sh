@@ -287,7 +287,7 @@ qpns() {
 # qp_rate_kbps DEV QPN: the QP's current CC rate in kbit/s (0 = unpaced)
 qp_rate_kbps() {
 	rdma resource show qp link "$1/1" lqpn "$2" -dd 2>/dev/null |
-		tr ' ' '\n' | awk 'p { print int($1 / 1000); exit } $1 == "cc_rate_bps" { p = 1 }'
+		tr ' ' '\n' | awk 'p { print int($1 / 1000); exit } $1 == "drv_cc_rate_bps" { p = 1 }'
 }
 
 # router_hosts PREFIX: hosts PREFIX_s and PREFIX_d joined through a router

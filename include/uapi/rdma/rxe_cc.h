@@ -20,10 +20,12 @@
  * RXE_CC_CMD_DEV_SET   DEV_NAME and any of ALGO, PARAMS (for ALGO, or for
  *			the current default if ALGO is absent), LINE_RATE,
  *			BASE_RTT_NS, ECN, ACK_EVERY, CNP_DSCP, ACK_DSCP.
- * RXE_CC_CMD_QP_GET    do with DEV_NAME and QPN, or dump with DEV_NAME:
+ * RXE_CC_CMD_QP_GET    do with DEV_NAME and QPN; dump of one device with
+ *			DEV_NAME, of every visible device without:
  *			DEV_NAME, QPN, ALGO, PARAMS (each PARAM with NAME,
- *			VALUE), RATE, WINDOW, STATE (each STATE with NAME,
- *			VALUE), QP_STATS.
+ *			VALUE), RATE, WINDOW, STATE_NAMES (each STATE with
+ *			NAME, UNIT, VALUE), QP_STATS (each STAT with NAME,
+ *			VALUE).
  * RXE_CC_CMD_QP_SET    DEV_NAME, QPN, ALGO and optional PARAMS (unnamed
  *			parameters take the device defaults); switching the
  *			algorithm of a live QP is allowed.
@@ -68,11 +70,11 @@ enum rxe_cc_attr {
 	RXE_CC_A_PARAM,			/* nest of RXE_CC_A_P_* */
 	RXE_CC_A_STATE_NAMES,		/* nest of RXE_CC_A_STATE (names) */
 	RXE_CC_A_STATE,			/* nest of RXE_CC_A_S_* */
-	RXE_CC_A_LINE_RATE,		/* u64, bit/s, 0 = the netdev's speed */
+	RXE_CC_A_LINE_RATE,		/* u64, bit/s; set: 0 = the netdev's speed; get: the rate in use */
 	RXE_CC_A_BASE_RTT_NS,		/* u64, ns, 0 = unknown */
 	RXE_CC_A_ECN,			/* u8, 0/1: data packets carry ECT(0) */
 	RXE_CC_A_ACK_EVERY,		/* u32, AckReq on every n-th packet, 0 = rxe default */
-	RXE_CC_A_CNP_DSCP,		/* u8, 0..63 */
+	RXE_CC_A_CNP_DSCP,		/* u8, 0..63, for CNPs of algorithms without their own DSCP parameter */
 	RXE_CC_A_ACK_DSCP,		/* u8, 0..63, or 255 = the QP's own */
 	RXE_CC_A_QPN,			/* u32 */
 	RXE_CC_A_RATE,			/* u64, bit/s, 0 = not paced */

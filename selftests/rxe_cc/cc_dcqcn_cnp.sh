@@ -1,0 +1,83 @@
+#!/bin/bash
+# DCQCN end to end: a RED/ECN bottleneck on a router hop (not on an rxe
+# netdev) marks CE, the receiving QP sends CNPs, the sender's rate drops,
+# and recovers once the congestion is gone; the counters of both hosts and
+# of the router agree.
+. "$(dirname "$0")/lib.sh"
+require_root
+
+LINE=100	# Mbit/s, the hosts' line rate for DCQCN
+BOTTLENECK=40	# Mbit/s at the router
+
+dmesg_mark
+rxe_load
+router_hosts dq
+red_bottleneck dq_r out $BOTTLENECK
+rxe_add dq_s rxe_s eth0
+rxe_add dq_d rxe_d eth0
+for d in rxe_s rxe_d; do
+	rxecc dev set $d algo dcqcn line_rate ${LINE}M || die "dcqcn on $d"
+done
+wait_gid rxe_s 10.8.1.1 && wait_gid rxe_d 10.8.2.1 || ksft_exit
+
+ip netns exec dq_d ib_write_bw -d rxe_d -x "$(gid_index rxe_d 10.8.2.1)" -p 19300 \
+	-F -n 1000000 >"$TMP/srv" 2>&1 &
+spid=$!
+wait_listen dq_d 19300 || die "server did not start"
+ip netns exec dq_s ib_write_bw -d rxe_s -x "$(gid_index rxe_s 10.8.1.1)" -p 19300 \
+	-F -n 1000000 10.8.2.1 >"$TMP/cli" 2>&1 &
+cpid=$!
+for t in $(seq 1 150); do
+	qpn=$(qpns rxe_s | head -1)
+	[ -n "$qpn" ] && break
+	sleep 0.1
+done
+[ -n "$qpn" ] || die "no QP on rxe_s"
+
+# congestion: sample the sender's rate
+min=$((LINE * 1000))
+for t in $(seq 1 12); do
+	sleep 0.5
+	r=$(qp_rate_kbps rxe_s "$qpn")
+	[ -n "$r" ] && [ "$r" -lt "$min" ] && min=$r
+done
+log "rate during congestion: min $min kbit/s (line $LINE Mbit/s, bottleneck $BOTTLENECK Mbit/s)"
+check "the sender cut its rate below the bottleneck's" test "$min" -lt $((BOTTLENECK * 1000))
+dec_congested=$(hw_counter rxe_s cc_rate_dec)
+check "rate decreases counted ($dec_congested)" test "$dec_congested" -gt 0
+
+# congestion over: a bottleneck above the line rate, no more marks
+red_bottleneck dq_r out 1000
+marked_then=$(red_marked dq_r out)
+inc0=$(hw_counter rxe_s cc_rate_inc)
+sleep 3
+r_after=$(qp_rate_kbps rxe_s "$qpn")
+inc1=$(hw_counter rxe_s cc_rate_inc)
+log "rate after the congestion: $r_after kbit/s ($((inc1 - inc0)) increases)"
+check "the rate recovered above its minimum" test "${r_after:-0}" -gt "$min"
+check "rate increases counted after the congestion" test "$inc1" -gt "$inc0"
+
+check "the transfer is still running" kill -0 "$cpid"
+kill "$cpid" "$spid" 2>/dev/null
+wait "$cpid" "$spid" 2>/dev/null
+
+# counters: router marks = CE seen by the receiver; CNPs sent = received
+ce=$(hw_counter rxe_d cc_ecn_ce_rcvd)
+cnp_tx=$(hw_counter rxe_d cc_cnp_sent)
+cnp_rx=$(hw_counter rxe_s cc_cnp_rcvd)
+log "router marked $marked_then, receiver saw $ce CE, sent $cnp_tx CNPs; sender got $cnp_rx"
+check "the router marked packets" test "${marked_then:-0}" -gt 0
+check "every CE mark reached the receiver" test "$ce" = "$marked_then"
+check "CNPs were sent" test "$cnp_tx" -gt 0
+check "CNPs are rate-limited (no more than CE marks)" test "$cnp_tx" -le "$ce"
+check "every CNP reached the sender" test "$cnp_rx" = "$cnp_tx"
+check "no CNP was ignored" test "$(hw_counter rxe_s cc_cnp_ignored)" = 0
+check "pacer held the sender" test "$(hw_counter rxe_s cc_pacer_waits)" -gt 0
+check "nothing dropped at the bottleneck" \
+	eval "ip netns exec dq_r tc -s qdisc show dev out | grep -q 'dropped 0,'"
+check "no send errors" test "$(hw_counter rxe_s send_err)" = 0
+
+cleanup
+rxe_unload || fail "unload"
+dmesg_check
+ksft_exit
