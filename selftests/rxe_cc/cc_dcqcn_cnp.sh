@@ -20,19 +20,8 @@ for d in rxe_s rxe_d; do
 done
 wait_gid rxe_s 10.8.1.1 && wait_gid rxe_d 10.8.2.1 || ksft_exit
 
-ip netns exec dq_d ib_write_bw -d rxe_d -x "$(gid_index rxe_d 10.8.2.1)" -p 19300 \
-	-F -n 1000000 >"$TMP/srv" 2>&1 &
-spid=$!
-wait_listen dq_d 19300 || die "server did not start"
-ip netns exec dq_s ib_write_bw -d rxe_s -x "$(gid_index rxe_s 10.8.1.1)" -p 19300 \
-	-F -n 1000000 10.8.2.1 >"$TMP/cli" 2>&1 &
-cpid=$!
-for t in $(seq 1 150); do
-	qpn=$(qpns rxe_s | head -1)
-	[ -n "$qpn" ] && break
-	sleep 0.1
-done
-[ -n "$qpn" ] || die "no QP on rxe_s"
+traffic_start dq_d rxe_d 10.8.2.1 dq_s rxe_s 10.8.1.1 19300
+qpn=$QPN
 
 # congestion: sample the sender's rate
 min=$((LINE * 1000))
@@ -57,9 +46,8 @@ log "rate after the congestion: $r_after kbit/s ($((inc1 - inc0)) increases)"
 check "the rate recovered above its minimum" test "${r_after:-0}" -gt "$min"
 check "rate increases counted after the congestion" test "$inc1" -gt "$inc0"
 
-check "the transfer is still running" kill -0 "$cpid"
-kill "$cpid" "$spid" 2>/dev/null
-wait "$cpid" "$spid" 2>/dev/null
+check "the transfer is still running" kill -0 "$CLI_PID"
+traffic_stop
 
 # counters: router marks = CE seen by the receiver; CNPs sent = received
 ce=$(hw_counter rxe_d cc_ecn_ce_rcvd)

@@ -80,19 +80,8 @@ check "non-admin error names CAP_NET_ADMIN" eval 'echo "$out" | grep -q CAP_NET_
 # per-QP switch of algorithm under traffic; the transfer must complete
 rxecc dev set rxe_a algo none
 wait_gid rxe_a 10.6.0.1 && wait_gid rxe_b 10.6.0.2 || ksft_exit
-ip netns exec cn_b ib_write_bw -d rxe_b -x "$(gid_index rxe_b 10.6.0.2)" -p 19100 \
-	-F -n 1000000 >"$TMP/srv" 2>&1 &
-spid=$!
-wait_listen cn_b 19100 || die "server did not start"
-ip netns exec cn_a ib_write_bw -d rxe_a -x "$(gid_index rxe_a 10.6.0.1)" -p 19100 \
-	-F -n 1000000 10.6.0.2 >"$TMP/cli" 2>&1 &
-cpid=$!
-for t in $(seq 1 150); do
-	qpn=$(qpns rxe_a | head -1)
-	[ -n "$qpn" ] && break
-	sleep 0.1
-done
-[ -n "$qpn" ] || die "no RC QP on rxe_a"
+traffic_start cn_b rxe_b 10.6.0.2 cn_a rxe_a 10.6.0.1 19100
+qpn=$QPN
 # a slow start, so that the switches happen while data flows
 rxecc qp set rxe_a "$qpn" algo fixed rate_kbps 20000
 for a in "fixed rate_kbps 30000" dcqcn "fixed rate_kbps 60000 window_bytes 65536" none dcqcn; do
@@ -113,9 +102,8 @@ sleep 1
 rx1=$(ip netns exec cn_b cat /sys/class/net/vb/statistics/rx_bytes)
 check "data still flows after the switches ($((rx1 - rx0)) bytes/s)" \
 	test $((rx1 - rx0)) -gt 100000
-check "ib_write_bw client still running" kill -0 "$cpid"
-kill "$cpid" "$spid" 2>/dev/null
-wait "$cpid" "$spid" 2>/dev/null
+check "ib_write_bw client still running" kill -0 "$CLI_PID"
+traffic_stop
 check "no QP went to the error state" \
 	test "$(hw_counter rxe_a send_err)" = 0
 

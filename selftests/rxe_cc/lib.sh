@@ -320,3 +320,31 @@ red_marked() {
 	ip netns exec "$1" tc -s qdisc show dev "$2" |
 		awk '$1 == "marked" { print $2; exit }'
 }
+
+# traffic_start SNS SDEV SIP CNS CDEV CIP PORT: an open-ended ib_write_bw
+# from CDEV to SDEV in the background (SRV_PID, CLI_PID; output in
+# $TMP/srv and $TMP/cli); returns once the client's QP exists, with its
+# number in QPN. Stop it with traffic_stop.
+traffic_start() {
+	local sns=$1 sdev=$2 sip=$3 cns=$4 cdev=$5 cip=$6 port=$7 t
+	ip netns exec "$sns" ib_write_bw -d "$sdev" -x "$(gid_index "$sdev" "$sip")" \
+		-p "$port" -F -n 1000000 >"$TMP/srv" 2>&1 &
+	SRV_PID=$!
+	wait_listen "$sns" "$port" || die "ib_write_bw server did not start"
+	ip netns exec "$cns" ib_write_bw -d "$cdev" -x "$(gid_index "$cdev" "$cip")" \
+		-p "$port" -F -n 1000000 "$sip" >"$TMP/cli" 2>&1 &
+	CLI_PID=$!
+	QPN=
+	for t in $(seq 1 150); do
+		QPN=$(qpns "$cdev" | head -1)
+		[ -n "$QPN" ] && return 0
+		sleep 0.1
+	done
+	die "no RC QP on $cdev"
+}
+
+traffic_stop() {
+	kill "$CLI_PID" "$SRV_PID" 2>/dev/null
+	wait "$CLI_PID" "$SRV_PID" 2>/dev/null
+	return 0
+}

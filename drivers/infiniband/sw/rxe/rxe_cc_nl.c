@@ -175,6 +175,22 @@ static void *rxe_cc_hdr(struct sk_buff *msg, struct genl_info *info,
 	return genlmsg_put_reply(msg, info, &rxe_cc_family, 0, cmd);
 }
 
+/* A reply message for a do request, or NULL. */
+static struct sk_buff *rxe_cc_new_reply(void)
+{
+	return genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+}
+
+/* Send @msg as the reply to @info if it was filled (@err 0), else free it. */
+static int rxe_cc_reply(struct sk_buff *msg, struct genl_info *info, int err)
+{
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
 /* ---- ALGO_GET ------------------------------------------------------------ */
 
 static int rxe_cc_fill_algo(struct sk_buff *msg, struct genl_info *info,
@@ -268,18 +284,10 @@ static int rxe_cc_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(rxe))
 		return PTR_ERR(rxe);
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = rxe_cc_fill_dev(msg, info, NULL, rxe, pick, has_pick);
-	if (err) {
-		nlmsg_free(msg);
-		goto out;
-	}
-	err = genlmsg_reply(msg, info);
-out:
+	msg = rxe_cc_new_reply();
+	err = msg ? rxe_cc_reply(msg, info,
+				 rxe_cc_fill_dev(msg, info, NULL, rxe, pick,
+						 has_pick)) : -ENOMEM;
 	ib_device_put(&rxe->ib_dev);
 	return err;
 }
@@ -475,17 +483,10 @@ static int rxe_cc_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(qp);
 		goto put_dev;
 	}
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg) {
-		err = -ENOMEM;
-		goto put_qp;
-	}
-	err = rxe_cc_fill_qp(msg, info, NULL, rxe, qp);
-	if (err)
-		nlmsg_free(msg);
-	else
-		err = genlmsg_reply(msg, info);
-put_qp:
+	msg = rxe_cc_new_reply();
+	err = msg ? rxe_cc_reply(msg, info,
+				 rxe_cc_fill_qp(msg, info, NULL, rxe, qp)) :
+		    -ENOMEM;
 	rxe_put(qp);
 put_dev:
 	ib_device_put(&rxe->ib_dev);
@@ -601,17 +602,10 @@ static int rxe_cc_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	rxe = rxe_cc_get_dev(info);
 	if (IS_ERR(rxe))
 		return PTR_ERR(rxe);
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = rxe_cc_fill_stats(msg, info, NULL, rxe);
-	if (err)
-		nlmsg_free(msg);
-	else
-		err = genlmsg_reply(msg, info);
-out:
+	msg = rxe_cc_new_reply();
+	err = msg ? rxe_cc_reply(msg, info,
+				 rxe_cc_fill_stats(msg, info, NULL, rxe)) :
+		    -ENOMEM;
 	ib_device_put(&rxe->ib_dev);
 	return err;
 }
