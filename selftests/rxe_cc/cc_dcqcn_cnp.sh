@@ -23,7 +23,10 @@ wait_gid rxe_s 10.8.1.1 && wait_gid rxe_d 10.8.2.1 || ksft_exit
 traffic_start dq_d rxe_d 10.8.2.1 dq_s rxe_s 10.8.1.1 19300
 qpn=$QPN
 
-# congestion: sample the sender's rate
+# congestion: sample the sender's rate; rxecc monitor records the same as
+# CSV, with the kernel's rate events (multicast in the device's namespace)
+ip netns exec dq_s "$RXECC" monitor rxe_s -i 200 -t 5 -e -o "$TMP/monitor.csv" &
+mon=$!
 min=$((LINE * 1000))
 for t in $(seq 1 12); do
 	sleep 0.5
@@ -32,6 +35,12 @@ for t in $(seq 1 12); do
 done
 log "rate during congestion: min $min kbit/s (line $LINE Mbit/s, bottleneck $BOTTLENECK Mbit/s)"
 check "the sender cut its rate below the bottleneck's" test "$min" -lt $((BOTTLENECK * 1000))
+wait $mon
+check "rxecc monitor sampled the QP" \
+	eval "grep -c ',rxe_s,$qpn,dcqcn,' '$TMP/monitor.csv' | awk '{ exit !(\$1 >= 5) }'"
+check "rxecc monitor received rate-decrease events" \
+	eval "grep ',rxe_s,$qpn,dcqcn,' '$TMP/monitor.csv' | grep -q 'rate_dec'"
+[ -n "${RXECC_OUT:-}" ] && cp "$TMP/monitor.csv" "$RXECC_OUT/cc_dcqcn_cnp.monitor.csv"
 dec_congested=$(hw_counter rxe_s cc_rate_dec)
 check "rate decreases counted ($dec_congested)" test "$dec_congested" -gt 0
 

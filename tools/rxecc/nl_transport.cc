@@ -246,6 +246,13 @@ Status NlTransport::subscribe_events()
 	return subscribe(RXE_CC_MCGRP_EVENTS);
 }
 
+namespace {
+int accept_any_seq(struct nl_msg *, void *)
+{
+	return NL_OK;
+}
+} // namespace
+
 Status NlTransport::wait_events(std::uint64_t timeout_ns, std::vector<GenlMsg> &events)
 {
 	if (!ev_)
@@ -268,6 +275,9 @@ Status NlTransport::wait_events(std::uint64_t timeout_ns, std::vector<GenlMsg> &
 	Exchange x;
 	x.replies = &events;
 	nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &x);
+	// Multicast messages carry sequence number 0: this callback set, not
+	// only the socket's own, must skip the sequence check.
+	nl_cb_set(cb.get(), NL_CB_SEQ_CHECK, NL_CB_CUSTOM, accept_any_seq, nullptr);
 	for (;;) {
 		int err = nl_recvmsgs(ev_, cb.get());
 		if (err == -NLE_AGAIN)

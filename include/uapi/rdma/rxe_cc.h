@@ -70,11 +70,13 @@ enum rxe_cc_attr {
 	RXE_CC_A_PARAM,			/* nest of RXE_CC_A_P_* */
 	RXE_CC_A_STATE_NAMES,		/* nest of RXE_CC_A_STATE (names) */
 	RXE_CC_A_STATE,			/* nest of RXE_CC_A_S_* */
-	RXE_CC_A_LINE_RATE,		/* u64, bit/s; set: 0 = the netdev's speed; get: the rate in use */
+	/* u64, bit/s; DEV_SET: 0 = the netdev's speed; DEV_GET: rate in use */
+	RXE_CC_A_LINE_RATE,
 	RXE_CC_A_BASE_RTT_NS,		/* u64, ns, 0 = unknown */
 	RXE_CC_A_ECN,			/* u8, 0/1: data packets carry ECT(0) */
 	RXE_CC_A_ACK_EVERY,		/* u32, AckReq on every n-th packet, 0 = rxe default */
-	RXE_CC_A_CNP_DSCP,		/* u8, 0..63, for CNPs of algorithms without their own DSCP parameter */
+	/* u8, 0..63, for algorithms without a CNP DSCP parameter of their own */
+	RXE_CC_A_CNP_DSCP,
 	RXE_CC_A_ACK_DSCP,		/* u8, 0..63, or 255 = the QP's own */
 	RXE_CC_A_QPN,			/* u32 */
 	RXE_CC_A_RATE,			/* u64, bit/s, 0 = not paced */

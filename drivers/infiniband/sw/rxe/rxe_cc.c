@@ -212,7 +212,7 @@ static void rxe_cc_count_events(struct rxe_dev *rxe, u32 ev)
 
 /*
  * Called under qp->cc.lock after a hook: take its events, count them per
- * QP and trace a change of rate or window.
+ * QP, trace a change of rate or window and multicast it (RATE_EVENT).
  */
 static u32 rxe_cc_take_events(struct rxe_qp *qp)
 {
@@ -230,6 +230,7 @@ static u32 rxe_cc_take_events(struct rxe_qp *qp)
 		trace_rxe_cc_rate(dev_name(&qp->ibqp.device->dev), qp_num(qp),
 				  rxe_cc_algo_name(cc->ctx.ops), out->rate_bps,
 				  out->window_bytes, ev);
+		rxe_cc_nl_rate_event(qp, out->rate_bps, out->window_bytes, ev);
 	}
 	return ev;
 }

@@ -86,6 +86,8 @@ unsigned int rxe_cc_stat_count(void);
 const char *rxe_cc_stat_name(unsigned int i);
 u64 rxe_cc_stat_value(struct rxe_dev *rxe, unsigned int i);
 
+void rxe_cc_nl_rate_event(struct rxe_qp *qp, u64 rate_bps, u64 window_bytes,
+			  u32 events);
 void rxe_cc_nl_dev_add(struct rxe_dev *rxe);
 void rxe_cc_nl_dev_del(struct rxe_dev *rxe);
 int rxe_cc_nl_init(void);

@@ -627,6 +627,50 @@ static int rxe_cc_stats_get_dumpit(struct sk_buff *msg,
 	return msg->len;
 }
 
+/* ---- RATE_EVENT ---------------------------------------------------------- */
+
+/**
+ * rxe_cc_nl_rate_event - multicast a QP's rate or window change
+ * @qp: the QP; called under its CC lock, in any context
+ * @rate_bps: its new rate
+ * @window_bytes: its new window
+ * @events: RXE_CC_EV_* that came with the change
+ *
+ * Sent to the events group of the namespace of the device's netdev, and
+ * only built when somebody listens there.
+ */
+void rxe_cc_nl_rate_event(struct rxe_qp *qp, u64 rate_bps, u64 window_bytes,
+			  u32 events)
+{
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+	struct net *net = rxe->ns_net;
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!net || !genl_has_listeners(&rxe_cc_family, net, 0))
+		return;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &rxe_cc_family, 0, RXE_CC_CMD_RATE_EVENT);
+	if (!hdr ||
+	    nla_put_string(msg, RXE_CC_A_DEV_NAME, dev_name(&rxe->ib_dev.dev)) ||
+	    nla_put_u32(msg, RXE_CC_A_QPN, qp_num(qp)) ||
+	    nla_put_string(msg, RXE_CC_A_ALGO,
+			   rxe_cc_algo_name(qp->cc.ctx.ops)) ||
+	    nla_put_u64_64bit(msg, RXE_CC_A_RATE, rate_bps, RXE_CC_A_PAD) ||
+	    nla_put_u64_64bit(msg, RXE_CC_A_WINDOW, window_bytes,
+			      RXE_CC_A_PAD) ||
+	    nla_put_u64_64bit(msg, RXE_CC_A_TIME_NS, ktime_get_ns(),
+			      RXE_CC_A_PAD) ||
+	    nla_put_u32(msg, RXE_CC_A_EVENT, events)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&rxe_cc_family, net, msg, 0, 0, GFP_ATOMIC);
+}
+
 /* ---- family -------------------------------------------------------------- */
 
 static const struct genl_ops rxe_cc_ops[] = {
