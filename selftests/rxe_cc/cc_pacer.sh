@@ -1,7 +1,8 @@
 #!/bin/bash
 # The rate pacer: a QP running "fixed" achieves its set rate within 2%
-# across 5%..100% of the line rate, and a paced QP does not slow an
-# unpaced QP of the same hosts.
+# across 5%..100% of the line rate, for RDMA WRITEs and for READ responses
+# (sent by the responder), and a paced QP does not slow an unpaced QP of
+# the same hosts.
 . "$(dirname "$0")/lib.sh"
 require_root
 
@@ -23,28 +24,30 @@ wire_rate() {
 			"BEGIN { printf \"%.0f\n\", (b - a) * 8 / (t1 - t0) }"' _ "$2" "$3"
 }
 
-# paced_run TAG PORT SECONDS: ib_write_bw from rxe_a to rxe_b; sets RATE to
-# the wire rate measured on vb for SECONDS once data flows.
+# paced_run TAG PORT SECONDS [TOOL RXNS RXIF]: TOOL (default ib_write_bw)
+# with its server on rxe_b and its client on rxe_a; sets RATE to the wire
+# rate measured on RXNS/RXIF (default pc_b/vb, where WRITE data arrives)
+# for SECONDS once data flows.
 paced_run() {
-	local tag=$1 port=$2 secs=$3 spid cpid f=/sys/class/net/vb/statistics/rx_bytes
-	local b0 t
+	local tag=$1 port=$2 secs=$3 tool=${4:-ib_write_bw} rxns=${5:-pc_b} rxif=${6:-vb}
+	local f=/sys/class/net/$rxif/statistics/rx_bytes spid cpid b0 t
 	RATE=
 	# a run longer than any measurement; stopped once measured
-	ip netns exec pc_b ib_write_bw -d rxe_b -x "$(gid_index rxe_b 10.9.1.2)" \
+	ip netns exec pc_b "$tool" -d rxe_b -x "$(gid_index rxe_b 10.9.1.2)" \
 		-p "$port" -F -s $MSG -n 1000000 >"$TMP/$tag.server" 2>&1 &
 	spid=$!
 	wait_listen pc_b "$port" || { kill $spid; return 1; }
-	b0=$(ip netns exec pc_b cat $f)
-	ip netns exec pc_a ib_write_bw -d rxe_a -x "$(gid_index rxe_a 10.9.1.1)" \
+	b0=$(ip netns exec "$rxns" cat "$f")
+	ip netns exec pc_a "$tool" -d rxe_a -x "$(gid_index rxe_a 10.9.1.1)" \
 		-p "$port" -F -s $MSG -n 1000000 10.9.1.2 >"$TMP/$tag.client" 2>&1 &
 	cpid=$!
 	# data flows once the receiver has seen a few messages
 	for t in $(seq 1 200); do
-		[ $(($(ip netns exec pc_b cat $f) - b0)) -gt 300000 ] && break
+		[ $(($(ip netns exec "$rxns" cat "$f") - b0)) -gt 300000 ] && break
 		sleep 0.05
 	done
 	sleep 0.5
-	RATE=$(wire_rate pc_b vb "$secs")
+	RATE=$(wire_rate "$rxns" "$rxif" "$secs")
 	# the client must still be running, or the window was not all traffic
 	if ! kill -0 $cpid 2>/dev/null; then
 		fail "$tag: the client ended during the measurement"
@@ -96,6 +99,24 @@ for pct in 5 25 50 75 100; do
 	check "fixed at $pct% of line rate within 2% ($err%)" \
 		awk -v e="$err" 'BEGIN { exit !(e <= 2 && e >= -2) }'
 done
+
+# READ responses are data sent by the responder: a QP of rxe_b serving
+# ib_read_bw is paced like a requester.
+rxecc dev set rxe_a algo none || die "none on rxe_a"
+rxecc dev set rxe_b algo fixed rate_kbps $((line * 500)) line_rate "${line}M" ||
+	die "fixed on rxe_b"
+paced_run read 19240 3 ib_read_bw pc_a va || fail "READ run failed"
+err=$(awk -v k=$((line * 500)) -v g="$RATE" 'BEGIN { printf "%.2f", (g / 1000 - k) / k * 100 }')
+log "READ responses paced at $((line / 2)) Mbit/s: got $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s ($err%)"
+check "READ responses at 50% of line rate within 2% ($err%)" \
+	awk -v e="$err" 'BEGIN { exit !(e <= 2 && e >= -2) }'
+# single-packet READs: every response is the first of its READ
+MSG=1024 paced_run read1k 19241 3 ib_read_bw pc_a va || fail "1 KiB READ run failed"
+err=$(awk -v k=$((line * 500)) -v g="$RATE" 'BEGIN { printf "%.2f", (g / 1000 - k) / k * 100 }')
+log "1 KiB READs paced at $((line / 2)) Mbit/s: got $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s ($err%)"
+check "single-packet READ responses within 2% ($err%)" \
+	awk -v e="$err" 'BEGIN { exit !(e <= 2 && e >= -2) }'
+rxecc dev set rxe_b algo none || die "none on rxe_b"
 
 # A paced QP next to an unpaced one: the unpaced QP (rxe_c -> rxe_d) keeps
 # its throughput. A pacer that busy-waited would take a CPU of this

@@ -570,8 +570,11 @@ static enum hrtimer_restart rxe_cc_timer_fn(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 
 	spin_lock_irqsave(&qp->state_lock, flags);
-	if (qp->valid)
+	if (qp->valid) {
 		rxe_sched_task(&qp->send_task);
+		if (xchg(&qp->cc.resp_wait, 0))
+			rxe_sched_task(&qp->recv_task);
+	}
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 
 	rxe_put(qp);
@@ -651,9 +654,10 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, const struct rxe_cc_ops *ops,
 	cc->burst_ns = max(rxe_cc_tx_time_ns(RXE_CC_BURST_PKTS * link->mtu,
 					     link->rate_bps),
 			   rxe_cc_slack_ns());
-	cc->ect = ecn && ops && (ops->wire & RXE_CC_WIRE_ECT);
-	cc->cnp_dscp = cnp_dscp;
-	cc->ack_dscp = ack_dscp;
+	/* read without the lock by the transmit path */
+	WRITE_ONCE(cc->ect, ecn && ops && (ops->wire & RXE_CC_WIRE_ECT));
+	WRITE_ONCE(cc->cnp_dscp, cnp_dscp);
+	WRITE_ONCE(cc->ack_dscp, ack_dscp);
 	WRITE_ONCE(cc->ack_every, ops ? ack_every : 0);
 	if (ops)
 		ops->init(&cc->ctx, ktime_get_ns());
@@ -816,8 +820,11 @@ static u32 rxe_cc_wire_bytes(const struct rxe_qp *qp, u32 paylen)
 
 static void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg);
 
-/* send_task, before the requester builds a data packet */
-bool rxe_cc_hold_slow(struct rxe_qp *qp)
+/*
+ * The transmit gate: send_task before the requester builds a data packet,
+ * or recv_task (@resp) before the responder builds a READ response packet.
+ */
+bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	struct rxe_cc_qp *cc = &qp->cc;
@@ -854,7 +861,7 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp)
 	 * full frames; one packet may always go when nothing is in flight.
 	 * No timer: the completer re-runs the requester after each ACK.
 	 */
-	if (!until && cc->ctx.out.window_bytes) {
+	if (!resp && !until && cc->ctx.out.window_bytes) {
 		int pkts = psn_compare(qp->req.psn, qp->comp.psn);
 		u64 frame = rxe_cc_wire_bytes(qp, qp->mtu);
 
@@ -878,12 +885,16 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp)
 		return false;
 
 	rxe_counter_inc(rxe, RXE_CNT_CC_PACER_WAITS);
+	if (resp)
+		WRITE_ONCE(cc->resp_wait, 1);
 	hrtimer_start_range_ns(&cc->timer, ns_to_ktime(until),
 			       RXE_CC_TIMER_SLACK_NS, HRTIMER_MODE_ABS_SOFT);
 	return true;
 }
 
-/* send_task, after the requester transmitted a data packet */
+/* After a data packet was transmitted: a request (send_task) or a READ
+ * response (recv_task).
+ */
 void rxe_cc_sent_slow(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
@@ -900,6 +911,8 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 		tx.flags |= RXE_CC_TX_MSG_FIRST;
 	if (pkt->mask & RXE_END_MASK)
 		tx.flags |= RXE_CC_TX_MSG_LAST;
+	if (!(pkt->mask & RXE_REQ_MASK))
+		tx.flags |= RXE_CC_TX_READ_RESP;
 
 	spin_lock_bh(&cc->lock);
 	ops = cc->ctx.ops;

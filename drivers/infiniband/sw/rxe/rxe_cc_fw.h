@@ -29,7 +29,7 @@ void rxe_cc_qp_reset(struct rxe_qp *qp);
 void rxe_cc_qp_error(struct rxe_qp *qp);
 void rxe_cc_qp_cleanup(struct rxe_qp *qp);
 
-bool rxe_cc_hold_slow(struct rxe_qp *qp);
+bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp);
 void rxe_cc_sent_slow(struct rxe_qp *qp, const struct rxe_pkt_info *pkt);
 u8 rxe_cc_tos_slow(const struct rxe_pkt_info *pkt, u8 tc);
 void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb);
@@ -42,10 +42,18 @@ static inline bool rxe_cc_hold(struct rxe_qp *qp)
 {
 	if (likely(!READ_ONCE(qp->cc.ctx.ops)))
 		return false;
-	return rxe_cc_hold_slow(qp);
+	return rxe_cc_hold_slow(qp, false);
 }
 
-/* A data packet of the requester was transmitted. */
+/* Responder gate, before a READ response packet (the QP as data sender). */
+static inline bool rxe_cc_hold_resp(struct rxe_qp *qp)
+{
+	if (likely(!READ_ONCE(qp->cc.ctx.ops)))
+		return false;
+	return rxe_cc_hold_slow(qp, true);
+}
+
+/* A data packet (request or READ response) was transmitted. */
 static inline void rxe_cc_sent(struct rxe_qp *qp,
 			       const struct rxe_pkt_info *pkt)
 {

@@ -45,6 +45,7 @@ struct rxe_cc_qp_stats {
  * @link: what the algorithm was told about the link
  * @t_next: pacer: earliest send time of the next data packet
  * @burst_ns: pacer: credit an idle QP may take
+ * @resp_wait: the responder is held by the gate; the timer kicks recv_task
  * @started: init() ran (QP reached RTR)
  * @ect: data packets carry ECT(0)
  * @cnp_dscp: DSCP of CNPs this QP sends
@@ -61,6 +62,7 @@ struct rxe_cc_qp {
 	struct rxe_cc_link link;
 	u64 t_next;
 	u64 burst_ns;
+	unsigned int resp_wait;
 	bool started;
 	bool ect;
 	u8 cnp_dscp;
