@@ -317,14 +317,20 @@ static struct rxe_dev *rxe_cc_next_dev(struct netlink_callback *cb, long min)
 	return found;
 }
 
-static int rxe_cc_dev_get_dumpit(struct sk_buff *msg,
-				 struct netlink_callback *cb)
+/*
+ * Dump one message per visible device, built by @fill; cb->args[0] is the
+ * index of the next device to dump.
+ */
+static int rxe_cc_dump_devs(struct sk_buff *msg, struct netlink_callback *cb,
+			    int (*fill)(struct sk_buff *msg,
+					struct netlink_callback *cb,
+					struct rxe_dev *rxe))
 {
 	struct rxe_dev *rxe;
 	int err;
 
 	while ((rxe = rxe_cc_next_dev(cb, cb->args[0]))) {
-		err = rxe_cc_fill_dev(msg, NULL, cb, rxe, NULL, false);
+		err = fill(msg, cb, rxe);
 		if (!err)
 			cb->args[0] = rxe->ib_dev.index + 1;
 		ib_device_put(&rxe->ib_dev);
@@ -332,6 +338,18 @@ static int rxe_cc_dev_get_dumpit(struct sk_buff *msg,
 			break;
 	}
 	return msg->len;
+}
+
+static int rxe_cc_dump_dev(struct sk_buff *msg, struct netlink_callback *cb,
+			   struct rxe_dev *rxe)
+{
+	return rxe_cc_fill_dev(msg, NULL, cb, rxe, NULL, false);
+}
+
+static int rxe_cc_dev_get_dumpit(struct sk_buff *msg,
+				 struct netlink_callback *cb)
+{
+	return rxe_cc_dump_devs(msg, cb, rxe_cc_dump_dev);
 }
 
 static int rxe_cc_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -610,21 +628,16 @@ static int rxe_cc_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+static int rxe_cc_dump_stats(struct sk_buff *msg, struct netlink_callback *cb,
+			     struct rxe_dev *rxe)
+{
+	return rxe_cc_fill_stats(msg, NULL, cb, rxe);
+}
+
 static int rxe_cc_stats_get_dumpit(struct sk_buff *msg,
 				   struct netlink_callback *cb)
 {
-	struct rxe_dev *rxe;
-	int err;
-
-	while ((rxe = rxe_cc_next_dev(cb, cb->args[0]))) {
-		err = rxe_cc_fill_stats(msg, NULL, cb, rxe);
-		if (!err)
-			cb->args[0] = rxe->ib_dev.index + 1;
-		ib_device_put(&rxe->ib_dev);
-		if (err)
-			break;
-	}
-	return msg->len;
+	return rxe_cc_dump_devs(msg, cb, rxe_cc_dump_stats);
 }
 
 /* ---- RATE_EVENT ---------------------------------------------------------- */
