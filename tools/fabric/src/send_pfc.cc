@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "send_pfc.h"
+
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "args.h"
+#include "netif.h"
+#include "pfc_frame.h"
+
+namespace rxecc::fabric::proc {
+
+bool parse_send_pfc(const std::vector<std::string> &args, SendPfcOptions &opts,
+		    std::string &err)
+{
+	opts = SendPfcOptions{};
+	bool prio_given = false;
+	for (size_t i = 0; i < args.size(); i++) {
+		std::string a = args[i];
+		std::string val;
+		bool has_val = false;
+		if (a.rfind("--", 0) == 0) {
+			size_t eq = a.find('=');
+			if (eq != std::string::npos) {
+				val = a.substr(eq + 1);
+				a = a.substr(0, eq);
+				has_val = true;
+			}
+		}
+		auto value = [&]() -> bool {
+			if (has_val)
+				return true;
+			if (i + 1 >= args.size()) {
+				err = "send-pfc: " + a + " needs a value";
+				return false;
+			}
+			val = args[++i];
+			return true;
+		};
+		if (a == "--prio") {
+			if (!value())
+				return false;
+			auto m = parse_prio_list(val);
+			if (!m) {
+				err = "send-pfc: bad --prio '" + val + "' (e.g. 3, 3,4 or *)";
+				return false;
+			}
+			opts.prio_mask = *m;
+			prio_given = true;
+		} else if (a == "--quanta") {
+			if (!value())
+				return false;
+			auto q = parse_uint(val, 0xffff);
+			if (!q) {
+				err = "send-pfc: bad --quanta '" + val + "' (0..65535)";
+				return false;
+			}
+			opts.quanta = static_cast<uint16_t>(*q);
+		} else if (a == "--count") {
+			if (!value())
+				return false;
+			auto c = parse_uint(val, kMaxPfcCount);
+			if (!c || *c == 0) {
+				err = "send-pfc: bad --count '" + val + "' (1.." +
+				      std::to_string(kMaxPfcCount) + ")";
+				return false;
+			}
+			opts.count = *c;
+		} else if (a == "--src") {
+			if (!value())
+				return false;
+			auto m = parse_mac(val);
+			if (!m) {
+				err = "send-pfc: bad --src '" + val +
+				      "' (e.g. 02:00:00:00:00:fe)";
+				return false;
+			}
+			opts.src = *m;
+		} else if (a == "--legacy") {
+			if (has_val) {
+				err = "send-pfc: --legacy takes no value";
+				return false;
+			}
+			opts.legacy = true;
+		} else if (!a.empty() && a[0] == '-') {
+			err = "send-pfc: unknown option '" + a + "'";
+			return false;
+		} else if (opts.ifname.empty()) {
+			if (!valid_ifname(a)) {
+				err = "send-pfc: bad interface name '" + a + "'";
+				return false;
+			}
+			opts.ifname = a;
+		} else {
+			err = "send-pfc: unexpected argument '" + a + "'";
+			return false;
+		}
+	}
+	if (opts.ifname.empty()) {
+		err = "send-pfc: missing IFNAME";
+		return false;
+	}
+	if (opts.legacy && prio_given) {
+		err = "send-pfc: --prio does not apply to --legacy (802.3x PAUSE stops all "
+		      "priorities)";
+		return false;
+	}
+	return true;
+}
+
+std::vector<uint8_t> send_pfc_frame(const SendPfcOptions &opts, const Mac &src)
+{
+	if (opts.legacy)
+		return make_legacy_pause(src, opts.quanta);
+	return make_pfc(src, opts.prio_mask, opts.quanta);
+}
+
+int run_send_pfc(const SendPfcOptions &opts)
+{
+	std::string err;
+	int ifindex = interface_index(opts.ifname, err);
+	if (ifindex <= 0) {
+		std::fprintf(stderr, "rxecc-fabric: send-pfc: %s\n", err.c_str());
+		return 1;
+	}
+	Mac src{};
+	if (opts.src) {
+		src = *opts.src;
+	} else if (!interface_mac(opts.ifname, src, err)) {
+		std::fprintf(stderr, "rxecc-fabric: send-pfc: %s\n", err.c_str());
+		return 1;
+	}
+	// Protocol 0: this socket only sends.
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		std::fprintf(stderr, "rxecc-fabric: send-pfc: AF_PACKET socket: %s%s\n",
+			     std::strerror(errno),
+			     errno == EPERM ? " (needs CAP_NET_RAW)" : "");
+		return 1;
+	}
+	sockaddr_ll sll{};
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(kEthTypeMacControl);
+	sll.sll_ifindex = ifindex;
+	sll.sll_halen = 6;
+	std::memcpy(sll.sll_addr, kPfcDestMac.data(), 6);
+	std::vector<uint8_t> frame = send_pfc_frame(opts, src);
+	for (uint64_t n = 0; n < opts.count; n++) {
+		ssize_t r = sendto(fd, frame.data(), frame.size(), 0,
+				   reinterpret_cast<const sockaddr *>(&sll), sizeof(sll));
+		if (r < 0 && errno == ENOBUFS) {
+			usleep(100);
+			n--;
+			continue;
+		}
+		if (r != static_cast<ssize_t>(frame.size())) {
+			std::fprintf(stderr, "rxecc-fabric: send-pfc: send on %s: %s\n",
+				     opts.ifname.c_str(),
+				     r < 0 ? std::strerror(errno) : "short write");
+			close(fd);
+			return 1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+} // namespace rxecc::fabric::proc
