@@ -1,0 +1,42 @@
+#!/bin/bash
+# RED/ECN marking in the fabric, seen by rxe: with DCQCN's ECT(0) traffic
+# congesting a port, the fabric marks CE once the queue passes Kmin and the
+# receiving rxe counts exactly the marked packets it received; with Kmin
+# above any queue the run has, nothing is marked; and Not-ECT traffic (no
+# congestion control) is never marked, however long the queue.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fabric_lib.sh"
+require_root
+
+EXP=$RXECC_TOP/scripts/experiment
+EXPVM=$RXECC_TOP/scripts/experiment-vm
+
+# run TAG ALGO KMIN,KMAX,PMAX: a 2:1 incast at 50 Mbit/s with PFC (lossless,
+# so every marked packet reaches the receiver exactly once)
+run() {
+	local r=$TMP/$1
+	"$EXP" --prepare-only -o "$r" --algo "$2" --hosts 2 --rate 50M --ecn "$3" \
+		--duration 4 incast >/dev/null || die "experiment --prepare-only ($1)"
+	"$EXPVM" "$r" | sed "s/^/# $1: /"
+	check "$1: flows completed" test "${PIPESTATUS[0]}" = 0
+	MARKS=$(flat_value "$r/fabric/summary.flat" s0.r.q3.ecn_marks)
+	QMAX=$(flat_value "$r/fabric/summary.flat" s0.r.q3.max_queue_bytes)
+	CE=$(awk '$1 == "cc_ecn_ce_rcvd" { print $2 }' "$r/hosts/r.counters")
+	log "$1: queue max $QMAX bytes, fabric marked $MARKS, receiver counted $CE CE"
+}
+
+dmesg_mark
+run low dcqcn 5KB,30KB,0.5
+check "low Kmin: the queue passed Kmin" test "$QMAX" -gt 5000
+check "low Kmin: the fabric marked packets" nonzero "$MARKS"
+check "low Kmin: rxe received every mark (CE $CE = marks $MARKS)" test "$CE" = "$MARKS"
+
+run high dcqcn 3MB,3500KB,1
+check "Kmin above the queue ($QMAX < 3 MB): no marks" test "$MARKS" = 0
+check "Kmin above the queue: no CE at the receiver" test "$CE" = 0
+
+run notect none 5KB,30KB,1
+check "Not-ECT traffic: the queue passed Kmin" test "$QMAX" -gt 5000
+check "Not-ECT traffic is never marked" test "$MARKS" = 0
+dmesg_check
+ksft_exit

@@ -1,0 +1,60 @@
+#!/bin/bash
+# PFC through the fabric, run by the experiment runner:
+# - a 4:1 incast with PFC on and no congestion control loses nothing, the
+#   fabric sends PAUSE frames and the senders' rxe honours them, and the
+#   bottleneck stays at least 95% busy;
+# - the victim scenario shows head-of-line blocking: a flow whose own path
+#   is idle loses most of its throughput while an incast pauses the link it
+#   shares.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fabric_lib.sh"
+require_root
+
+EXP=$RXECC_TOP/scripts/experiment
+EXPVM=$RXECC_TOP/scripts/experiment-vm
+RATE=50	# Mbit/s: four senders under emulation can exceed it
+
+dmesg_mark
+r=$TMP/incast
+"$EXP" --prepare-only -o "$r" --algo none --hosts 4 --rate ${RATE}M --no-ecn \
+	--duration 6 incast >/dev/null || die "experiment --prepare-only incast"
+"$EXPVM" "$r" | sed 's/^/# incast: /'
+check "incast: every flow completed" test "${PIPESTATUS[0]}" = 0
+
+drops=$(flat_value "$r/fabric/summary.flat" total_drops)
+sent=$(flat_value "$r/fabric/summary.flat" pfc_frames_sent)
+honoured=$(host_counter_sum "$r/hosts" pfc_pause_rcvd)
+log "incast: drops $drops, PFC frames sent $sent, PAUSEs honoured by hosts $honoured"
+check "incast: zero drops with PFC" test "$drops" = 0
+check "incast: the fabric sent PAUSE frames" nonzero "$sent"
+check "incast: the senders honoured PAUSE frames" nonzero "$honoured"
+# the window in which all four flows run (the last to start + 1 s, up to
+# the first to end)
+read -r a b < <(awk -F, 'NR > 1 { if ($5 > s) s = $5; if (e == "" || $6 < e) e = $6 }
+	END { print s + 1, e - 0.2 }' "$r/flows.csv")
+util=$(port_rate "$r/fabric/ports.csv" s0.r tx "$a" "$b")
+log "incast: bottleneck s0.r sent $util bit/s over [$a, $b] s"
+check "incast: bottleneck utilisation >= 95%" \
+	awk -v u="$util" -v r=$RATE 'BEGIN { exit !(u >= 0.95 * r * 1e6) }'
+
+v=$TMP/victim
+"$EXP" --prepare-only -o "$v" --algo none --hosts 4 --rate ${RATE}M --no-ecn \
+	--duration 9 victim >/dev/null || die "experiment --prepare-only victim"
+"$EXPVM" "$v" | sed 's/^/# victim: /'
+check "victim: every flow completed" test "${PIPESTATUS[0]}" = 0
+vs=$(flow_field "$v/flows.csv" fv start_s)
+is=$(flow_field "$v/flows.csv" f1 start_s)
+ie=$(flow_field "$v/flows.csv" f1 end_s)
+alone=$(port_rate "$v/fabric/ports.csv" s0.v rx "$(awk -v t="$vs" 'BEGIN { print t + 0.5 }')" "$is")
+during=$(port_rate "$v/fabric/ports.csv" s0.v rx "$(awk -v t="$is" 'BEGIN { print t + 0.5 }')" \
+	"$(awk -v t="$ie" 'BEGIN { print t - 0.2 }')")
+log "victim: $alone bit/s alone, $during bit/s during the incast"
+check "victim: runs near its link rate alone" \
+	awk -v x="$alone" -v r=$RATE 'BEGIN { exit !(x >= 0.8 * r * 1e6) }'
+check "victim: head-of-line blocking halves it at least" \
+	awk -v x="$alone" -v y="$during" 'BEGIN { exit !(y > 0 && y <= 0.5 * x) }'
+check "victim: the paused link is the inter-switch one" \
+	nonzero "$(flat_value "$v/fabric/summary.flat" s1.s0.q3.xoff_sent)"
+check "victim: zero drops" test "$(flat_value "$v/fabric/summary.flat" total_drops)" = 0
+dmesg_check
+ksft_exit
