@@ -32,7 +32,7 @@ fail() {
 mkrun() {
 	local dir=$1
 	shift
-	local flows='f1:s0.h1:10,f2:s0.h2:10' btx= bfr=10 qrows= meta= hosts=
+	local flows='f1:s0.h1:10,f2:s0.h2:10' btx='' bfr=10 qrows='' meta='' hosts=''
 	local nsamp=120 a0=10 a1=109 t0=5000000 base=0 kv
 	for kv in "$@"; do
 		case $kv in
@@ -240,7 +240,7 @@ case_queue() {
 	# sample 60 with 1..50 KB; the 50 samples before count as 0. Nearest
 	# rank: p50 = 50th smallest = 0, p99 = 99th = 49 KB, max 50 KB. (Without
 	# the zeros p50 would be 25 KB; interpolation would give p99 49.01 KB.)
-	local r=$TMP/queue q= k
+	local r=$TMP/queue q='' k
 	for k in $(seq 60 109); do
 		q+="${q:+,}$k:$(((k - 59) * 1000))"
 	done
@@ -354,7 +354,7 @@ case_counters() {
 
 case_png() {
 	need_gnuplot
-	local r=$TMP/png q= k
+	local r=$TMP/png q='' k
 	for k in $(seq 20 99); do
 		q+="${q:+,}$k:$((k * 100)):$(((k > 50 && k < 60) ? 1 : 0))"
 	done
@@ -453,6 +453,13 @@ case_bad_input() {
 
 	mkrun "$r" btx=0
 	report_fails "has no active period" --no-plots "$r"
+
+	mkrun "$r"
+	sed -n 2p "$r/fabric/ports.csv" >>"$r/fabric/ports.csv"
+	report_fails "time_us goes backwards" --no-plots "$r"
+	mkrun "$r"
+	tail -n1 "$r/fabric/ports.csv" >>"$r/fabric/ports.csv"
+	report_fails "two rows for port s0.r" --no-plots "$r"
 
 	report_fails "not a directory" --no-plots "$TMP/nonexistent"
 	report_fails "--bin: not a time" --bin 10minutes "$r"
