@@ -2,25 +2,99 @@
 #include "commands.h"
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "attach.h"
+#include "control.h"
+#include "runner.h"
+#include "topology.h"
 
 namespace rxecc::fabric::proc {
 
-int cmd_run(const RunOptions &)
+namespace {
+
+constexpr std::streamsize kMaxTopologyBytes = 16 << 20;
+
+bool load(const RunOptions &o, Topology &topo, std::vector<PortAttachment> &ports,
+	  std::string &err)
 {
-	std::fprintf(stderr, "rxecc-fabric: run is not implemented yet\n");
-	return 1;
+	std::ifstream in(o.topology, std::ios::binary);
+	if (!in) {
+		err = "cannot read topology " + o.topology;
+		return false;
+	}
+	std::string text;
+	text.resize(static_cast<size_t>(kMaxTopologyBytes) + 1);
+	in.read(text.data(), kMaxTopologyBytes + 1);
+	if (in.bad()) {
+		err = "cannot read topology " + o.topology;
+		return false;
+	}
+	if (in.gcount() > kMaxTopologyBytes) {
+		err = o.topology + ": larger than 16 MiB";
+		return false;
+	}
+	text.resize(static_cast<size_t>(in.gcount()));
+	TopologyResult r = parse_topology(text);
+	if (!r) {
+		err = o.topology + ": " + r.error.to_string();
+		return false;
+	}
+	topo = *r.topology;
+	return resolve_attachments(topo, o.attach, true, ports, err);
 }
 
-int cmd_check(const RunOptions &)
+void print_errors(const std::string &err)
 {
-	std::fprintf(stderr, "rxecc-fabric: check is not implemented yet\n");
-	return 1;
+	std::istringstream ss(err);
+	std::string line;
+	while (std::getline(ss, line))
+		std::fprintf(stderr, "rxecc-fabric: %s\n", line.c_str());
 }
 
-int cmd_query(const QueryOptions &)
+} // namespace
+
+int cmd_check(const RunOptions &o)
 {
-	std::fprintf(stderr, "rxecc-fabric: query is not implemented yet\n");
-	return 1;
+	Topology topo;
+	std::vector<PortAttachment> ports;
+	std::string err;
+	if (!load(o, topo, ports, err)) {
+		print_errors(err);
+		return 1;
+	}
+	if (!o.quiet) {
+		std::printf("%s: ok, %zu switches, %zu links, %zu external ports\n",
+			    o.topology.c_str(), topo.switches.size(), topo.links.size(),
+			    ports.size());
+		for (const auto &p : ports)
+			std::printf("  %s = %s\n", p.name.c_str(), p.spec.text.c_str());
+	}
+	return 0;
+}
+
+int cmd_run(const RunOptions &o)
+{
+	Topology topo;
+	std::vector<PortAttachment> ports;
+	std::string err;
+	if (!load(o, topo, ports, err)) {
+		print_errors(err);
+		return 2;
+	}
+	return run_fabric(o, topo, ports);
+}
+
+int cmd_query(const QueryOptions &o)
+{
+	std::string answer, err;
+	if (!control_query(o.socket, o.request, answer, err)) {
+		std::fprintf(stderr, "rxecc-fabric: query: %s\n", err.c_str());
+		return 1;
+	}
+	std::fwrite(answer.data(), 1, answer.size(), stdout);
+	return 0;
 }
 
 } // namespace rxecc::fabric::proc

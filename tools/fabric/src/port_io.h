@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Port backends: where the frames of an external port come from and go to.
+//
+//   if:      AF_PACKET socket (ETH_P_ALL, promiscuous) with TPACKET_V2 RX
+//            and TX rings; frames the interface sends are ignored.
+//   dgram:   UDP socket, one frame per datagram (QEMU -netdev dgram).
+//   stream:  listening unix stream socket, one client at a time, frames
+//            prefixed with their length as 4 bytes big endian (QEMU
+//            -netdev stream).
+//
+// A backend registers its descriptors with the event loop's epoll (data:
+// tag | fd) and reports received frames through a callback with their
+// receive time on CLOCK_MONOTONIC (the ring's timestamp for if:, the read
+// time otherwise).
+#ifndef RXECC_FABRIC_PROC_PORT_IO_H
+#define RXECC_FABRIC_PROC_PORT_IO_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attach.h"
+#include "packet.h"
+
+namespace rxecc::fabric::proc {
+
+struct PortIoStats {
+	uint64_t rx_frames = 0;
+	uint64_t rx_errors = 0;		// truncated, oversized, bad framing, foreign sender
+	uint64_t tx_frames = 0;
+	uint64_t tx_dropped = 0;	// not connected, queue full, send error
+	uint64_t connects = 0;		// stream: clients accepted
+};
+
+class PortIo {
+public:
+	// data, len, receive time in ns of CLOCK_MONOTONIC (absolute).
+	using RxFn = std::function<void(const uint8_t *, size_t, uint64_t)>;
+	enum class Tx { kSent, kBusy, kDropped };
+
+	virtual ~PortIo() = default;
+	virtual bool open(int epfd, uint64_t tag, std::string &err) = 0;
+	// Reads at most budget frames; returns how many were read.
+	virtual size_t on_event(int fd, uint32_t events, size_t budget, const RxFn &rx) = 0;
+	// Queues a frame for sending; kBusy: try again later (nothing taken).
+	virtual Tx send(const uint8_t *data, size_t len) = 0;
+	// Pushes queued frames to the kernel.
+	virtual void flush() {}
+	// For if: rings, whether frames may be waiting without an epoll event.
+	virtual bool rx_pending() const { return false; }
+	virtual int poll_fd() const = 0;
+
+	const PortIoStats &stats() const { return stats_; }
+
+protected:
+	PortIoStats stats_;
+};
+
+std::unique_ptr<PortIo> make_port_io(const AttachSpec &spec);
+
+// Monotonic and realtime clocks in ns.
+uint64_t mono_ns();
+uint64_t real_ns();
+
+// Encodes one frame of QEMU's stream format (4-byte big-endian length).
+void stream_encode(const uint8_t *data, size_t len, std::string &out);
+// Decodes complete frames from the front of buf (consumed bytes are
+// erased).  False on a length of 0 or above kMaxFrameBytes: the stream is
+// out of step and must be closed.
+bool stream_decode(std::string &buf, std::vector<std::vector<uint8_t>> &frames);
+
+} // namespace rxecc::fabric::proc
+
+#endif

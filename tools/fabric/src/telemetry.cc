@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "telemetry.h"
+
+#include <algorithm>
+
+#include "buffer.h"
+
+namespace rxecc::fabric::proc {
+
+namespace {
+
+uint64_t queue_drops(const QueueCounters &c)
+{
+	uint64_t n = 0;
+	for (uint64_t d : c.drops)
+		n += d;
+	return n;
+}
+
+// Nearest rank of pct in a copy of v; 0 for none.
+uint64_t percentile(std::vector<uint64_t> v, unsigned pct)
+{
+	if (v.empty())
+		return 0;
+	size_t rank = (v.size() * pct + 99) / 100;
+	if (rank == 0)
+		rank = 1;
+	std::nth_element(v.begin(), v.begin() + static_cast<long>(rank - 1), v.end());
+	return v[rank - 1];
+}
+
+uint64_t ns_to_us_rounded(uint64_t ns)
+{
+	return (ns + 500) / 1000;
+}
+
+void add(std::string &s, uint64_t v)
+{
+	s += std::to_string(v);
+}
+
+// JSON string with the characters that need it escaped.
+std::string jstr(const std::string &s)
+{
+	std::string o = "\"";
+	for (char c : s) {
+		auto u = static_cast<unsigned char>(c);
+		if (c == '"' || c == '\\') {
+			o += '\\';
+			o += c;
+		} else if (u < 0x20) {
+			char buf[8];
+			std::snprintf(buf, sizeof(buf), "\\u%04x", u);
+			o += buf;
+		} else {
+			o += c;
+		}
+	}
+	return o + "\"";
+}
+
+struct Field {
+	const char *name;
+	uint64_t value;
+};
+
+bool queue_live(const QueueStatus &st)
+{
+	const QueueCounters &c = st.counters;
+	return st.bytes || st.packets || st.paused || st.paused_ns || st.xoff || c.tx_packets || c.ecn_marks || c.xoff_sent || c.xon_sent ||
+	       c.pause_rx || c.resume_rx || queue_drops(c);
+}
+
+} // namespace
+
+Telemetry::Telemetry(const Fabric &f, std::vector<std::vector<std::string>> attach)
+	: f_(f), attach_(std::move(attach))
+{
+}
+
+const char *Telemetry::queues_header()
+{
+	return "time_us,switch,port,name,prio,queue_bytes,queue_pkts,paused,tx_pkts,tx_bytes,"
+	       "ecn_marks,xoff_sent,xon_sent,pause_rx,paused_us,drops\n";
+}
+
+const char *Telemetry::ports_header()
+{
+	return "time_us,switch,port,name,rx_frames,rx_bytes,tx_frames,tx_bytes,"
+	       "tx_control_frames,mac_control_rx\n";
+}
+
+bool Telemetry::active(const Key &k, const QueueStatus &st) const
+{
+	return active_.count(k) || queue_live(st);
+}
+
+void Telemetry::sample(Time t, std::string *queues_csv, std::string *ports_csv)
+{
+	samples_++;
+	const std::string ts = std::to_string(t / 1000);
+	for (int s = 0; s < f_.num_switches(); s++) {
+		const Switch &sw = f_.switch_at(s);
+		const std::string &swn = sw.config().name;
+		for (int p = 0; p < sw.num_ports(); p++) {
+			const std::string &pn = sw.config().ports[static_cast<size_t>(p)].name;
+			for (int q = 0; q < kNumPriorities; q++) {
+				QueueStatus st = sw.queue_status(p, q, t);
+				Key k{s, p, q};
+				if (!active(k, st))
+					continue;
+				active_[k].push_back(st.bytes);
+				if (!queues_csv)
+					continue;
+				const QueueCounters &c = st.counters;
+				std::string &o = *queues_csv;
+				o += ts + "," + swn + "," + std::to_string(p) + "," + pn + "," +
+				     std::to_string(q) + ",";
+				for (uint64_t v : {st.bytes, static_cast<uint64_t>(st.packets),
+						   static_cast<uint64_t>(st.paused), c.tx_packets,
+						   c.tx_bytes, c.ecn_marks, c.xoff_sent, c.xon_sent,
+						   c.pause_rx, st.paused_ns / 1000}) {
+					add(o, v);
+					o += ',';
+				}
+				add(o, queue_drops(c));
+				o += '\n';
+			}
+			if (!ports_csv)
+				continue;
+			const PortCounters &pc = sw.port_counters(p);
+			std::string &o = *ports_csv;
+			o += ts + "," + swn + "," + std::to_string(p) + "," + pn;
+			for (uint64_t v : {pc.rx_frames, pc.rx_bytes, pc.tx_frames, pc.tx_bytes,
+					   pc.tx_control_frames, pc.mac_control_rx}) {
+				o += ',';
+				add(o, v);
+			}
+			o += '\n';
+		}
+	}
+}
+
+// Both summary formats walk the same tree; Emitter abstracts the syntax.
+namespace {
+
+class Emitter {
+public:
+	virtual ~Emitter() = default;
+	virtual void begin_switch(const std::string &name, bool first) = 0;
+	virtual void drops(const std::vector<Field> &f) = 0;
+	virtual void begin_port(const std::string &name, const std::string &attach,
+				const std::vector<Field> &f, bool first) = 0;
+	virtual void queue(int prio, const std::vector<Field> &f, bool first) = 0;
+	virtual void end_port() = 0;
+	virtual void end_switch() = 0;
+};
+
+class JsonEmitter : public Emitter {
+public:
+	std::string out;
+
+	void fields(const std::vector<Field> &f, bool lead_comma)
+	{
+		for (size_t i = 0; i < f.size(); i++) {
+			if (i || lead_comma)
+				out += ',';
+			out += jstr(f[i].name) + ":" + std::to_string(f[i].value);
+		}
+	}
+	void begin_switch(const std::string &name, bool first) override
+	{
+		out += (first ? "" : ",") + std::string("{\"name\":") + jstr(name);
+	}
+	void drops(const std::vector<Field> &f) override
+	{
+		out += ",\"drops\":{";
+		fields(f, false);
+		out += "},\"ports\":[";
+	}
+	void begin_port(const std::string &name, const std::string &attach,
+			const std::vector<Field> &f, bool first) override
+	{
+		out += first ? "{" : ",{";
+		out += "\"index\":" + std::to_string(f[0].value) + ",\"name\":" + jstr(name) +
+		       ",\"attach\":" + jstr(attach);
+		fields(std::vector<Field>(f.begin() + 1, f.end()), true);
+		out += ",\"queues\":[";
+	}
+	void queue(int prio, const std::vector<Field> &f, bool first) override
+	{
+		out += first ? "{" : ",{";
+		out += "\"prio\":" + std::to_string(prio);
+		fields(f, true);
+		out += "}";
+	}
+	void end_port() override { out += "]}"; }
+	void end_switch() override { out += "]}"; }
+};
+
+class FlatEmitter : public Emitter {
+public:
+	std::string out;
+
+	void fields(const std::string &prefix, const std::vector<Field> &f)
+	{
+		for (const auto &x : f)
+			out += prefix + x.name + " " + std::to_string(x.value) + "\n";
+	}
+	void begin_switch(const std::string &name, bool) override { sw_ = name; }
+	void drops(const std::vector<Field> &f) override { fields(sw_ + ".drops.", f); }
+	void begin_port(const std::string &name, const std::string &attach,
+			const std::vector<Field> &f, bool) override
+	{
+		port_ = sw_ + "." + name + ".";
+		out += port_ + "attach " + (attach.empty() ? "-" : attach) + "\n";
+		fields(port_, f);
+	}
+	void queue(int prio, const std::vector<Field> &f, bool) override
+	{
+		fields(port_ + "q" + std::to_string(prio) + ".", f);
+	}
+	void end_port() override {}
+	void end_switch() override {}
+
+private:
+	std::string sw_, port_;
+};
+
+struct Totals {
+	uint64_t drops = 0, pfc_sent = 0, pfc_rx = 0;
+};
+
+} // namespace
+
+static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> &attach,
+		   const std::map<std::tuple<int, int, int>, std::vector<uint64_t>> &active,
+		   Time now, Emitter &e)
+{
+	Totals tot;
+	for (int s = 0; s < f.num_switches(); s++) {
+		const Switch &sw = f.switch_at(s);
+		e.begin_switch(sw.config().name, s == 0);
+		std::vector<Field> drops;
+		for (int r = 0; r < kNumDropReasons; r++) {
+			auto reason = static_cast<DropReason>(r);
+			drops.push_back({to_string(reason), sw.drops(reason)});
+		}
+		tot.drops += sw.total_drops();
+		e.drops(drops);
+		for (int p = 0; p < sw.num_ports(); p++) {
+			const PortConfig &pc = sw.config().ports[static_cast<size_t>(p)];
+			const PortCounters &c = sw.port_counters(p);
+			tot.pfc_rx += c.mac_control_rx;
+			const std::string at =
+				static_cast<size_t>(s) < attach.size() &&
+						static_cast<size_t>(p) < attach[static_cast<size_t>(s)].size()
+					? attach[static_cast<size_t>(s)][static_cast<size_t>(p)]
+					: "";
+			e.begin_port(pc.name, at,
+				     {{"index", static_cast<uint64_t>(p)},
+				      {"rate_bps", pc.rate_bps},
+				      {"delay_ns", pc.delay_ns},
+				      {"rx_frames", c.rx_frames},
+				      {"rx_bytes", c.rx_bytes},
+				      {"tx_frames", c.tx_frames},
+				      {"tx_bytes", c.tx_bytes},
+				      {"tx_control_frames", c.tx_control_frames},
+				      {"mac_control_rx", c.mac_control_rx}},
+				     p == 0);
+			bool first = true;
+			for (int q = 0; q < kNumPriorities; q++) {
+				QueueStatus st = sw.queue_status(p, q, now);
+				const QueueCounters &qc = st.counters;
+				tot.pfc_sent += qc.xoff_sent + qc.xon_sent;
+				auto it = active.find({s, p, q});
+				if (it == active.end() && !queue_live(st))
+					continue;
+				std::vector<uint64_t> none;
+				const std::vector<uint64_t> &samples =
+					it != active.end() ? it->second : none;
+				e.queue(q,
+					{{"tx_pkts", qc.tx_packets},
+					 {"tx_bytes", qc.tx_bytes},
+					 {"ecn_marks", qc.ecn_marks},
+					 {"xoff_sent", qc.xoff_sent},
+					 {"xon_sent", qc.xon_sent},
+					 {"pause_rx", qc.pause_rx},
+					 {"resume_rx", qc.resume_rx},
+					 {"paused_us", st.paused_ns / 1000},
+					 {"drops", queue_drops(qc)},
+					 {"max_queue_bytes", qc.max_queue_bytes},
+					 {"queue_bytes_p50", percentile(samples, 50)},
+					 {"queue_bytes_p99", percentile(samples, 99)}},
+					first);
+				first = false;
+			}
+			e.end_port();
+		}
+		e.end_switch();
+	}
+	return tot;
+}
+
+std::string Telemetry::json(Time now, const LatenessHistogram &lat) const
+{
+	JsonEmitter e;
+	e.out = "{\"time_us\":" + std::to_string(now / 1000) + ",\"switches\":[";
+	Totals t = walk(f_, attach_, active_, now, e);
+	std::string &o = e.out;
+	o += "],\"total_drops\":" + std::to_string(t.drops) +
+	     ",\"pfc_frames_sent\":" + std::to_string(t.pfc_sent) +
+	     ",\"pfc_frames_rx\":" + std::to_string(t.pfc_rx);
+	o += ",\"delivery_lateness_us\":{\"p50\":" +
+	     std::to_string(ns_to_us_rounded(lat.percentile_ns(50))) +
+	     ",\"p99\":" + std::to_string(ns_to_us_rounded(lat.percentile_ns(99))) +
+	     ",\"max\":" + std::to_string(ns_to_us_rounded(lat.max_ns())) + "}";
+	o += ",\"delivery_lateness_ns\":{\"p50\":" + std::to_string(lat.percentile_ns(50)) +
+	     ",\"p99\":" + std::to_string(lat.percentile_ns(99)) +
+	     ",\"max\":" + std::to_string(lat.max_ns()) + "}";
+	o += ",\"deliveries\":" + std::to_string(lat.count()) + "}\n";
+	return o;
+}
+
+std::string Telemetry::flat(Time now, const LatenessHistogram &lat) const
+{
+	FlatEmitter e;
+	e.out = "time_us " + std::to_string(now / 1000) + "\n";
+	Totals t = walk(f_, attach_, active_, now, e);
+	std::string &o = e.out;
+	o += "total_drops " + std::to_string(t.drops) + "\n";
+	o += "pfc_frames_sent " + std::to_string(t.pfc_sent) + "\n";
+	o += "pfc_frames_rx " + std::to_string(t.pfc_rx) + "\n";
+	o += "delivery_lateness_us.p50 " +
+	     std::to_string(ns_to_us_rounded(lat.percentile_ns(50))) + "\n";
+	o += "delivery_lateness_us.p99 " +
+	     std::to_string(ns_to_us_rounded(lat.percentile_ns(99))) + "\n";
+	o += "delivery_lateness_us.max " + std::to_string(ns_to_us_rounded(lat.max_ns())) +
+	     "\n";
+	o += "delivery_lateness_ns.p50 " + std::to_string(lat.percentile_ns(50)) + "\n";
+	o += "delivery_lateness_ns.p99 " + std::to_string(lat.percentile_ns(99)) + "\n";
+	o += "delivery_lateness_ns.max " + std::to_string(lat.max_ns()) + "\n";
+	o += "deliveries " + std::to_string(lat.count()) + "\n";
+	return o;
+}
+
+} // namespace rxecc::fabric::proc

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Telemetry of a running fabric: periodic samples as CSV rows
+// (queues.csv, ports.csv) and the summary as JSON or flat "key value"
+// text (summary.json/.flat, and the control socket's stats/flat).  Formats
+// are documented in Documentation/rxe-cc/fabric.rst.  Pure formatting: the
+// caller owns files, sockets and clocks.
+//
+// A (switch, port, priority) is reported once it has shown any activity (a
+// frame sent or queued, a pause, PFC XOFF in force or a PFC frame, an ECN
+// mark or a drop) and from then on in every sample.
+#ifndef RXECC_FABRIC_PROC_TELEMETRY_H
+#define RXECC_FABRIC_PROC_TELEMETRY_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "fabric.h"
+#include "lateness.h"
+
+namespace rxecc::fabric::proc {
+
+class Telemetry {
+public:
+	// attach[sw][port]: the attachment text shown for each port (the
+	// spec of external ports, "link:SW:PORT" of the peer for internal
+	// ones).
+	Telemetry(const Fabric &f, std::vector<std::vector<std::string>> attach);
+
+	static const char *queues_header();	// with the trailing newline
+	static const char *ports_header();
+
+	// Takes a sample at model time t (>= the fabric's last call) and
+	// appends its rows to the strings given (either may be null).
+	void sample(Time t, std::string *queues_csv, std::string *ports_csv);
+
+	std::string json(Time now, const LatenessHistogram &lat) const;
+	std::string flat(Time now, const LatenessHistogram &lat) const;
+
+	uint64_t samples() const { return samples_; }
+
+private:
+	using Key = std::tuple<int, int, int>;	// sw, port, prio
+	bool active(const Key &k, const QueueStatus &st) const;
+
+	const Fabric &f_;
+	std::vector<std::vector<std::string>> attach_;
+	// Queues seen active, with their queue_bytes at each sample since.
+	std::map<Key, std::vector<uint64_t>> active_;
+	uint64_t samples_ = 0;
+};
+
+} // namespace rxecc::fabric::proc
+
+#endif
