@@ -6,8 +6,9 @@
  * everything around them: the registry and the system default, per-device
  * settings, the per-QP context with its lock and soft hrtimer, the transmit
  * gate and pacer of the requester, ECN/DSCP of the packets a CC QP sends,
- * CNP reception and generation, counters and the restrack view. The design
- * is in Documentation/rxe-cc/framework.rst.
+ * CNP reception and generation, counters and the restrack view. The gate
+ * also holds QPs of a paused priority (rxe_pfc.c). The design is in
+ * Documentation/rxe-cc/framework.rst.
  */
 
 #include <linux/ethtool.h>
@@ -22,6 +23,7 @@
 
 #include "rxe.h"
 #include "rxe_cc_int.h"
+#include "rxe_pfc.h"
 
 #define CREATE_TRACE_POINTS
 #include "rxe_cc_trace.h"
@@ -184,6 +186,11 @@ static const enum rxe_counters rxe_cc_stat_ids[] = {
 	RXE_CNT_CC_PACER_WAITS,
 	RXE_CNT_CC_RATE_DEC,
 	RXE_CNT_CC_RATE_INC,
+	RXE_CNT_PFC_PAUSE_RCVD,
+	RXE_CNT_PFC_RESUME_RCVD,
+	RXE_CNT_PFC_IGNORED,
+	RXE_CNT_PFC_WAITS,
+	RXE_CNT_PFC_PAUSED_US,
 };
 
 unsigned int rxe_cc_stat_count(void)
@@ -369,13 +376,17 @@ void rxe_cc_dev_init(struct rxe_dev *rxe, struct net_device *ndev)
 	cd->ecn = true;
 	cd->cnp_dscp = RXE_CC_DEFAULT_CNP_DSCP;
 	cd->ack_dscp = RXE_CC_DSCP_OWN;
+	rxe_pfc_set_rate(rxe, cd->netdev_rate_bps);
+	rxe_pfc_dev_init(rxe, ndev);
 	rxe_cc_nl_dev_add(rxe);
 }
 
+/* rxe_dealloc(): every QP is gone (process context). */
 void rxe_cc_dev_cleanup(struct rxe_dev *rxe)
 {
 	unsigned int i;
 
+	rxe_pfc_dev_cleanup(rxe);
 	rxe_cc_nl_dev_del(rxe);
 	for (i = 0; i < RXE_CC_NUM_ALGOS; i++) {
 		kfree(rxe->cc.params[i]);
@@ -539,8 +550,10 @@ int rxe_cc_dev_set(struct rxe_dev *rxe, const struct rxe_cc_dev_req *req,
 	}
 	if (req->has_algo)
 		cd->algo = req->algo;
-	if (req->has_line_rate)
+	if (req->has_line_rate) {
 		cd->line_rate_bps = req->line_rate_bps;
+		rxe_pfc_set_rate(rxe, cd->line_rate_bps ?: cd->netdev_rate_bps);
+	}
 	if (req->has_base_rtt)
 		cd->base_rtt_ns = req->base_rtt_ns;
 	if (req->has_ecn)
@@ -587,6 +600,7 @@ void rxe_cc_qp_init(struct rxe_qp *qp)
 	spin_lock_init(&qp->cc.lock);
 	hrtimer_init(&qp->cc.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	qp->cc.timer.function = rxe_cc_timer_fn;
+	rxe_pfc_qp_init(qp);
 }
 
 struct rxe_cc_alloc {
@@ -706,6 +720,8 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp)
 	struct rxe_cc_qp *cc = &qp->cc;
 	struct rxe_cc_alloc old;
 
+	/* no longer a PAUSE waiter: nothing re-arms the timer afterwards */
+	rxe_pfc_qp_stop(qp);
 	hrtimer_cancel(&cc->timer);
 
 	spin_lock_bh(&cc->lock);
@@ -823,6 +839,7 @@ static void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg);
 /*
  * The transmit gate: send_task before the requester builds a data packet,
  * or recv_task (@resp) before the responder builds a READ response packet.
+ * Reached for QPs that run an algorithm or can be paused (rxe_cc_fw.h).
  */
 bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 {
@@ -835,6 +852,12 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 	bool send = false;
 	u64 until = 0;
 	u32 ev;
+
+	/* a PAUSE of the QP's priority holds it whatever its algorithm */
+	if (cc->pfc && rxe_pfc_hold(qp, resp))
+		return true;
+	if (!READ_ONCE(cc->ctx.ops))
+		return false;
 
 	spin_lock_bh(&cc->lock);
 	ops = cc->ctx.ops;

@@ -37,10 +37,13 @@ void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt, struct sk_buff *skb);
 
 int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 
-/* Requester gate: true if the QP must not send its next data packet now. */
+/*
+ * Requester gate: true if the QP must not send its next data packet now.
+ * Only QPs that run an algorithm or can be paused (PFC) take the slow path.
+ */
 static inline bool rxe_cc_hold(struct rxe_qp *qp)
 {
-	if (likely(!READ_ONCE(qp->cc.ctx.ops)))
+	if (likely(!READ_ONCE(qp->cc.ctx.ops) && !qp->cc.pfc))
 		return false;
 	return rxe_cc_hold_slow(qp, false);
 }
@@ -48,7 +51,7 @@ static inline bool rxe_cc_hold(struct rxe_qp *qp)
 /* Responder gate, before a READ response packet (the QP as data sender). */
 static inline bool rxe_cc_hold_resp(struct rxe_qp *qp)
 {
-	if (likely(!READ_ONCE(qp->cc.ctx.ops)))
+	if (likely(!READ_ONCE(qp->cc.ctx.ops) && !qp->cc.pfc))
 		return false;
 	return rxe_cc_hold_slow(qp, true);
 }

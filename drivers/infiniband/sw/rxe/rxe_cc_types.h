@@ -10,6 +10,7 @@
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -53,6 +54,9 @@ struct rxe_cc_qp_stats {
  * @ack_every: AckReq on every n-th packet, 0 = upstream policy
  * @last_rate: rate last reported by a tracepoint/event
  * @stats: counters
+ * @pfc: the device honours PAUSE and this QP's data can be paused (RC, UC)
+ * @pfc_wait: the QP is held by a PAUSE (counted in rxe_pfc_dev.waiters)
+ * @pfc_prio: the priority it waits for
  */
 struct rxe_cc_qp {
 	spinlock_t lock;	/* serialises hooks and the fields below */
@@ -70,6 +74,41 @@ struct rxe_cc_qp {
 	u32 ack_every;
 	u64 last_rate;
 	struct rxe_cc_qp_stats stats;
+	bool pfc;
+	bool pfc_wait;
+	u8 pfc_prio;
+};
+
+/* 802.1p priorities a PFC frame addresses */
+#define RXE_PFC_PRIOS		8
+
+/**
+ * struct rxe_pfc_dev - PAUSE/PFC emulation of a device (rxe_pfc.c)
+ * @on: the device honours PAUSE frames (decided when it is created)
+ * @mc: the MAC-control group address was added to the netdev
+ * @ndev: the netdev the handler is bound to, held while it is
+ * @tracker: reference tracker of @ndev
+ * @pt: receive handler of ETH_P_PAUSE frames on @ndev
+ * @rate_bps: line rate a pause quantum is converted with (the CC line rate)
+ * @until: per priority, CLOCK_MONOTONIC ns the pause ends; 0 = not paused.
+ *	   Written by the receive handler, read by the transmit gate, lockless.
+ * @lock: serialises @waiters, @since and @paused_ns
+ * @waiters: QPs held by a pause
+ * @since: when @waiters last became non-zero
+ * @paused_ns: total time at least one QP was held by a pause
+ */
+struct rxe_pfc_dev {
+	bool on;
+	bool mc;
+	struct net_device *ndev;
+	netdevice_tracker tracker;
+	struct packet_type pt;
+	u64 rate_bps;
+	u64 until[RXE_PFC_PRIOS];
+	spinlock_t lock;	/* waiters and the paused time */
+	unsigned int waiters;
+	u64 since;
+	u64 paused_ns;
 };
 
 /**
@@ -86,6 +125,7 @@ struct rxe_cc_qp {
  * @ack_every: AckReq policy for CC QPs, 0 = upstream
  * @cnp_dscp: DSCP of CNPs
  * @ack_dscp: DSCP of ACKs of CC QPs, RXE_CC_DSCP_OWN = the QP's own
+ * @pfc: PAUSE/PFC emulation
  */
 struct rxe_cc_dev {
 	struct list_head node;
@@ -100,6 +140,7 @@ struct rxe_cc_dev {
 	u32 ack_every;
 	u8 cnp_dscp;
 	u8 ack_dscp;
+	struct rxe_pfc_dev pfc;
 };
 
 #define RXE_CC_DSCP_OWN		0xff
