@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "fabric.h"
+#include "telemetry.h"
+#include "topology.h"
+
+using namespace rxecc::fabric;
+using namespace rxecc::fabric::proc;
+
+namespace {
+
+// 1 Gbit/s: a 1000-byte frame takes (1000 + 24) * 8 = 8192 ns.
+const char *kTopo = "switch s0 buffer=1MB\n"
+		    "port s0:a rate=1G delay=1us\n"
+		    "port s0:b rate=1G delay=1us\n";
+
+std::vector<uint8_t> bcast(size_t len)
+{
+	std::vector<uint8_t> f(len, 0);
+	for (size_t i = 0; i < 6; i++)
+		f[i] = 0xff;
+	f[6] = 0x02;
+	f[11] = 0x01;
+	f[12] = 0x88;
+	f[13] = 0xb5;
+	return f;
+}
+
+std::vector<std::string> lines(const std::string &s)
+{
+	std::vector<std::string> v;
+	std::istringstream in(s);
+	std::string l;
+	while (std::getline(in, l))
+		v.push_back(l);
+	return v;
+}
+
+size_t fields(const std::string &l)
+{
+	return static_cast<size_t>(std::count(l.begin(), l.end(), ',')) + 1;
+}
+
+std::string flat_value(const std::string &flat, const std::string &key)
+{
+	for (const auto &l : lines(flat)) {
+		if (l.rfind(key + " ", 0) == 0)
+			return l.substr(key.size() + 1);
+	}
+	return "<missing>";
+}
+
+struct Bench {
+	Topology topo = *parse_topology(kTopo).topology;
+	Fabric f{topo};
+	Telemetry t{f, {{"dgram:127.0.0.1:1:127.0.0.1:2", "stream:/tmp/b.sock"}}};
+};
+
+} // namespace
+
+TEST(Telemetry, Headers)
+{
+	EXPECT_STREQ(Telemetry::queues_header(),
+		     "time_us,switch,port,name,prio,queue_bytes,queue_pkts,paused,tx_pkts,"
+		     "tx_bytes,ecn_marks,xoff_sent,xon_sent,pause_rx,paused_us,drops\n");
+	EXPECT_STREQ(Telemetry::ports_header(),
+		     "time_us,switch,port,name,rx_frames,rx_bytes,tx_frames,tx_bytes,"
+		     "tx_control_frames,mac_control_rx\n");
+}
+
+TEST(Telemetry, CsvRowsOnlyForActiveQueues)
+{
+	Bench b;
+	std::string q, p;
+	b.t.sample(1000, &q, &p);
+	EXPECT_EQ(q, "");	// nothing happened yet
+	ASSERT_EQ(lines(p).size(), 2u);
+	EXPECT_EQ(lines(p)[0], "1,s0,0,a,0,0,0,0,0,0");
+	EXPECT_EQ(lines(p)[1], "1,s0,1,b,0,0,0,0,0,0");
+
+	for (int i = 0; i < 3; i++)
+		b.f.on_ingress(0, 0, bcast(1000), 2000);
+	b.f.poll(3000);
+	q.clear();
+	p.clear();
+	b.t.sample(3000, &q, &p);
+	// One frame is on the wire (counted as sent), two wait: 2000 bytes.
+	ASSERT_EQ(lines(q).size(), 1u) << q;
+	EXPECT_EQ(lines(q)[0], "3,s0,1,b,0,2000,2,0,1,1000,0,0,0,0,0,0");
+	EXPECT_EQ(fields(lines(q)[0]), fields(Telemetry::queues_header()));
+	EXPECT_EQ(lines(p)[0], "3,s0,0,a,3,3000,0,0,0,0");
+	EXPECT_EQ(lines(p)[1], "3,s0,1,b,0,0,1,1000,0,0");
+	EXPECT_EQ(fields(lines(p)[0]), fields(Telemetry::ports_header()));
+
+	// Drained; the queue stays in the report once it was active.
+	b.f.poll(100000);
+	q.clear();
+	b.t.sample(100000, &q, nullptr);
+	ASSERT_EQ(lines(q).size(), 1u);
+	EXPECT_EQ(lines(q)[0], "100,s0,1,b,0,0,0,0,3,3000,0,0,0,0,0,0");
+	EXPECT_EQ(b.t.samples(), 3u);
+}
+
+TEST(Telemetry, FlatAndJsonAgree)
+{
+	Bench b;
+	for (int i = 0; i < 3; i++)
+		b.f.on_ingress(0, 0, bcast(1000), 0);
+	b.f.poll(1000);
+	b.t.sample(1000, nullptr, nullptr);
+	b.f.poll(100000);
+	b.t.sample(100000, nullptr, nullptr);
+	LatenessHistogram lat;
+	lat.add(2000);
+	lat.add(4000);
+	lat.add(300000);
+	std::string flat = b.t.flat(100000, lat);
+	EXPECT_EQ(flat_value(flat, "time_us"), "100");
+	EXPECT_EQ(flat_value(flat, "total_drops"), "0");
+	EXPECT_EQ(flat_value(flat, "pfc_frames_sent"), "0");
+	EXPECT_EQ(flat_value(flat, "pfc_frames_rx"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.drops.buffer_full"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.a.attach"), "dgram:127.0.0.1:1:127.0.0.1:2");
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_frames"), "3");
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_bytes"), "3000");
+	EXPECT_EQ(flat_value(flat, "s0.b.tx_frames"), "3");
+	EXPECT_EQ(flat_value(flat, "s0.b.rate_bps"), "1000000000");
+	EXPECT_EQ(flat_value(flat, "s0.b.delay_ns"), "1000");
+	EXPECT_EQ(flat_value(flat, "s0.b.q0.tx_pkts"), "3");
+	EXPECT_EQ(flat_value(flat, "s0.b.q0.tx_bytes"), "3000");
+	EXPECT_EQ(flat_value(flat, "s0.b.q0.max_queue_bytes"), "2000");
+	// Samples of s0.b.q0: 2000 (at 1 us) and 0; nearest rank.
+	EXPECT_EQ(flat_value(flat, "s0.b.q0.queue_bytes_p50"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q0.queue_bytes_p99"), "2000");
+	EXPECT_EQ(flat_value(flat, "s0.a.q0.tx_pkts"), "<missing>");	// idle
+	EXPECT_EQ(flat_value(flat, "delivery_lateness_us.p50"), "4");
+	EXPECT_EQ(flat_value(flat, "delivery_lateness_us.max"), "300");
+
+	std::string json = b.t.json(100000, lat);
+	EXPECT_EQ(json.rfind("{\"time_us\":100,\"switches\":[{\"name\":\"s0\",\"drops\":{"
+			     "\"malformed\":0,\"no_route\":0,\"link_local\":0,\"buffer_full\":0,"
+			     "\"dynamic_threshold\":0,\"pfc_headroom\":0},\"ports\":[{\"index\":0,"
+			     "\"name\":\"a\",\"attach\":\"dgram:127.0.0.1:1:127.0.0.1:2\","
+			     "\"rate_bps\":1000000000,\"delay_ns\":1000,\"rx_frames\":3,"
+			     "\"rx_bytes\":3000,\"tx_frames\":0,\"tx_bytes\":0,"
+			     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"queues\":[]},",
+			     0),
+		  0u)
+		<< json;
+	EXPECT_NE(json.find("\"queues\":[{\"prio\":0,\"tx_pkts\":3,\"tx_bytes\":3000,"
+			    "\"ecn_marks\":0,\"xoff_sent\":0,\"xon_sent\":0,\"pause_rx\":0,"
+			    "\"resume_rx\":0,\"paused_us\":0,\"drops\":0,\"max_queue_bytes\":2000,"
+			    "\"queue_bytes_p50\":0,\"queue_bytes_p99\":2000}]}]}],"
+			    "\"total_drops\":0,\"pfc_frames_sent\":0,\"pfc_frames_rx\":0,"
+			    "\"delivery_lateness_us\":{\"p50\":4,\"p99\":"),
+		  std::string::npos)
+		<< json;
+	EXPECT_EQ(json.back(), '\n');
+}
+
+TEST(Telemetry, DropsAndPfcAreCounted)
+{
+	// A tiny buffer: the third frame is a buffer_full drop.
+	auto topo = *parse_topology("switch s0 buffer=2500\n"
+				    "port s0:a rate=1G delay=1us\n"
+				    "port s0:b rate=1G delay=1us\n")
+			     .topology;
+	Fabric f(topo);
+	Telemetry t(f, {{"x", "y"}});
+	for (int i = 0; i < 4; i++)
+		f.on_ingress(0, 0, bcast(1000), 0);
+	f.poll(10);
+	std::string q;
+	t.sample(10, &q, nullptr);
+	LatenessHistogram lat;
+	std::string flat = t.flat(10, lat);
+	EXPECT_NE(flat_value(flat, "total_drops"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q0.drops"), flat_value(flat, "total_drops"));
+	EXPECT_EQ(flat_value(flat, "s0.drops.buffer_full"), flat_value(flat, "total_drops"));
+	// The drops column is the last one of the row.
+	ASSERT_EQ(lines(q).size(), 1u);
+	EXPECT_EQ(lines(q)[0].substr(lines(q)[0].rfind(',') + 1),
+		  flat_value(flat, "total_drops"));
+}
