@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The real rxecc-fabric process on loopback with dgram: ports (no root
+// needed): forwarding at the configured rate, counters through the control
+// socket, PFC toward an over-subscribing sender, telemetry files, and
+// configuration errors.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "packet.h"
+
+using rxecc::fabric::ipv4_header_checksum;
+
+namespace {
+
+const std::string kBin = RXECC_FABRIC_BIN;
+
+uint16_t free_udp_port()
+{
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+	sockaddr_in a{};
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	bind(s, reinterpret_cast<sockaddr *>(&a), sizeof(a));
+	socklen_t l = sizeof(a);
+	getsockname(s, reinterpret_cast<sockaddr *>(&a), &l);
+	close(s);
+	return ntohs(a.sin_port);
+}
+
+// A UDP socket on 127.0.0.1:port with kernel receive timestamps.
+int udp_socket(uint16_t port)
+{
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+	int one = 1;
+	setsockopt(s, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+	int sz = 4 << 20;
+	setsockopt(s, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	sockaddr_in a{};
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons(port);
+	EXPECT_EQ(bind(s, reinterpret_cast<sockaddr *>(&a), sizeof(a)), 0);
+	return s;
+}
+
+void send_to(int s, uint16_t port, const std::vector<uint8_t> &f)
+{
+	sockaddr_in a{};
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons(port);
+	ASSERT_EQ(sendto(s, f.data(), f.size(), 0, reinterpret_cast<sockaddr *>(&a), sizeof(a)),
+		  static_cast<ssize_t>(f.size()));
+}
+
+// Receives one datagram within timeout_ms; its kernel timestamp in ns.
+bool recv_frame(int s, std::vector<uint8_t> &f, uint64_t &ts, int timeout_ms)
+{
+	pollfd p{s, POLLIN, 0};
+	if (poll(&p, 1, timeout_ms) != 1)
+		return false;
+	f.resize(20000);
+	iovec iov{f.data(), f.size()};
+	char ctl[256];
+	msghdr m{};
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl;
+	m.msg_controllen = sizeof(ctl);
+	ssize_t n = recvmsg(s, &m, 0);
+	if (n < 0)
+		return false;
+	f.resize(static_cast<size_t>(n));
+	ts = 0;
+	for (cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			timespec t;
+			std::memcpy(&t, CMSG_DATA(c), sizeof(t));
+			ts = static_cast<uint64_t>(t.tv_sec) * 1000000000ull +
+			     static_cast<uint64_t>(t.tv_nsec);
+		}
+	}
+	return true;
+}
+
+// Broadcast IPv4/UDP frame of len bytes with DSCP dscp and a sequence
+// number in the payload.
+std::vector<uint8_t> ip_frame(size_t len, uint8_t dscp, uint32_t seq)
+{
+	std::vector<uint8_t> f(len, 0);
+	for (size_t i = 0; i < 6; i++)
+		f[i] = 0xff;
+	f[6] = 0x02;
+	f[11] = 0x01;
+	f[12] = 0x08;
+	uint8_t *ip = &f[14];
+	ip[0] = 0x45;
+	ip[1] = static_cast<uint8_t>(dscp << 2);
+	auto tot = static_cast<uint16_t>(len - 14);
+	ip[2] = static_cast<uint8_t>(tot >> 8);
+	ip[3] = static_cast<uint8_t>(tot);
+	ip[8] = 64;
+	ip[9] = 17;
+	ip[12] = 10;
+	ip[15] = 1;
+	ip[16] = 10;
+	ip[19] = 2;
+	uint16_t ck = ipv4_header_checksum(ip, 20);
+	ip[10] = static_cast<uint8_t>(ck >> 8);
+	ip[11] = static_cast<uint8_t>(ck);
+	uint8_t *udp = ip + 20;
+	udp[1] = 9;
+	udp[3] = 9;
+	auto ul = static_cast<uint16_t>(tot - 20);
+	udp[4] = static_cast<uint8_t>(ul >> 8);
+	udp[5] = static_cast<uint8_t>(ul);
+	for (size_t i = 0; i < 4; i++)
+		udp[8 + i] = static_cast<uint8_t>(seq >> (24 - 8 * i));
+	return f;
+}
+
+uint32_t seq_of(const std::vector<uint8_t> &f)
+{
+	return static_cast<uint32_t>(f[42]) << 24 | static_cast<uint32_t>(f[43]) << 16 |
+	       static_cast<uint32_t>(f[44]) << 8 | f[45];
+}
+
+std::string run_cmd(const std::string &cmd, int *status = nullptr)
+{
+	FILE *p = popen(cmd.c_str(), "r");
+	std::string out;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		out.append(buf, n);
+	int st = pclose(p);
+	if (status)
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return out;
+}
+
+std::string flat_value(const std::string &flat, const std::string &key)
+{
+	std::istringstream in(flat);
+	std::string k, v;
+	while (in >> k >> v) {
+		if (k == key)
+			return v;
+	}
+	return "<missing>";
+}
+
+// A temporary directory with a topology, and the fabric process on it.
+class Fabric {
+public:
+	explicit Fabric(const std::string &topology)
+	{
+		char d[] = "/tmp/rxecc-fabric-test-XXXXXX";
+		dir_ = mkdtemp(d);
+		std::ofstream(dir_ + "/topo") << topology;
+	}
+	~Fabric()
+	{
+		if (pid_ > 0) {
+			kill(pid_, SIGKILL);
+			waitpid(pid_, nullptr, 0);
+		}
+		if (out_)
+			std::fclose(out_);
+		run_cmd("rm -rf " + dir_);
+	}
+	const std::string &dir() const { return dir_; }
+	std::string control() const { return dir_ + "/ctl.sock"; }
+
+	// Starts `run` and waits for the ready line.
+	bool start(const std::vector<std::string> &extra = {})
+	{
+		int p[2];
+		if (pipe(p) < 0)
+			return false;
+		pid_ = fork();
+		if (pid_ == 0) {
+			dup2(p[1], 1);
+			close(p[0]);
+			close(p[1]);
+			std::vector<std::string> args = {kBin, "run", "-t", dir_ + "/topo",
+							 "--control", control(), "--telemetry",
+							 dir_ + "/tel", "--sample", "1ms", "-q"};
+			args.insert(args.end(), extra.begin(), extra.end());
+			std::vector<char *> av;
+			for (auto &a : args)
+				av.push_back(a.data());
+			av.push_back(nullptr);
+			execv(kBin.c_str(), av.data());
+			_exit(127);
+		}
+		close(p[1]);
+		out_ = fdopen(p[0], "r");
+		pollfd pf{p[0], POLLIN, 0};
+		if (poll(&pf, 1, 10000) != 1)
+			return false;
+		char line[128] = "";
+		if (!std::fgets(line, sizeof(line), out_))
+			return false;
+		return std::string(line) == "rxecc-fabric: ready\n";
+	}
+
+	std::string query(const std::string &what)
+	{
+		return run_cmd(kBin + " query " + control() + " " + what);
+	}
+
+	// Waits for the process to exit; its exit status.
+	int wait_exit()
+	{
+		int st = 0;
+		for (int i = 0; i < 500; i++) {
+			pid_t r = waitpid(pid_, &st, WNOHANG);
+			if (r == pid_) {
+				pid_ = -1;
+				return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+			}
+			usleep(10000);
+		}
+		return -1;
+	}
+
+private:
+	std::string dir_;
+	pid_t pid_ = -1;
+	FILE *out_ = nullptr;
+};
+
+std::string dgram(uint16_t local, uint16_t remote)
+{
+	return "dgram:127.0.0.1:" + std::to_string(local) + ":127.0.0.1:" + std::to_string(remote);
+}
+
+} // namespace
+
+TEST(Process, ForwardsAtTheLinkRateAndCounts)
+{
+	uint16_t fa = free_udp_port(), fb = free_udp_port();
+	uint16_t ha = free_udp_port(), hb = free_udp_port();
+	Fabric fab("switch s0 buffer=1MB\n"
+		   "port s0:a rate=100M delay=1ms attach=" + dgram(fa, ha) + "\n"
+		   "port s0:b rate=100M delay=1ms attach=" + dgram(fb, hb) + "\n");
+	int a = udp_socket(ha), b = udp_socket(hb);
+	ASSERT_TRUE(fab.start());
+
+	// 1000-byte frames at 100 Mbit/s: (1000 + 24) * 8 bits = 81.92 us each.
+	const uint32_t n = 40;
+	timespec t0;
+	clock_gettime(CLOCK_REALTIME, &t0);
+	for (uint32_t i = 0; i < n; i++)
+		send_to(a, fa, ip_frame(1000, 0, i));
+	std::vector<uint64_t> ts;
+	for (uint32_t i = 0; i < n; i++) {
+		std::vector<uint8_t> f;
+		uint64_t t;
+		ASSERT_TRUE(recv_frame(b, f, t, 3000)) << "frame " << i;
+		ASSERT_EQ(f.size(), 1000u);
+		EXPECT_EQ(seq_of(f), i);
+		ts.push_back(t);
+	}
+	uint64_t sent = static_cast<uint64_t>(t0.tv_sec) * 1000000000ull +
+			static_cast<uint64_t>(t0.tv_nsec);
+	// The first frame: serialisation plus the 1 ms delay, at least.
+	EXPECT_GE(ts[0] - sent, 1000000u + 81920u - 1000u);
+	double spacing = static_cast<double>(ts[n - 1] - ts[0]) / (n - 1);
+	EXPECT_GT(spacing, 81920 * 0.8);
+	EXPECT_LT(spacing, 81920 * 1.2);
+
+	std::string flat = fab.query("flat");
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_frames"), std::to_string(n));
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_bytes"), std::to_string(n * 1000));
+	EXPECT_EQ(flat_value(flat, "s0.b.tx_frames"), std::to_string(n));
+	EXPECT_EQ(flat_value(flat, "s0.b.q0.tx_pkts"), std::to_string(n));
+	EXPECT_EQ(flat_value(flat, "total_drops"), "0");
+	std::string json = fab.query("stats");
+	EXPECT_EQ(json.rfind("{\"time_us\":", 0), 0u) << json;
+	EXPECT_NE(json.find("\"rx_frames\":" + std::to_string(n)), std::string::npos);
+
+	EXPECT_EQ(fab.query("quit"), "ok\n");
+	EXPECT_EQ(fab.wait_exit(), 0);
+	std::ifstream q(fab.dir() + "/tel/queues.csv");
+	std::string header, row;
+	std::getline(q, header);
+	EXPECT_EQ(header, "time_us,switch,port,name,prio,queue_bytes,queue_pkts,paused,tx_pkts,"
+			  "tx_bytes,ecn_marks,xoff_sent,xon_sent,pause_rx,paused_us,drops");
+	EXPECT_TRUE(std::getline(q, row));
+	std::ifstream s(fab.dir() + "/tel/summary.flat");
+	std::stringstream ss;
+	ss << s.rdbuf();
+	EXPECT_EQ(flat_value(ss.str(), "s0.b.tx_frames"), std::to_string(n));
+	EXPECT_NE(access((fab.dir() + "/tel/summary.json").c_str(), F_OK), -1);
+	EXPECT_NE(access(fab.control().c_str(), F_OK), 0);	// removed at exit
+	close(a);
+	close(b);
+}
+
+TEST(Process, PfcTowardAnOversubscribingSender)
+{
+	uint16_t fa = free_udp_port(), fc = free_udp_port();
+	uint16_t ha = free_udp_port(), hc = free_udp_port();
+	Fabric fab("switch s0 buffer=1MB\n"
+		   "port s0:a rate=1G delay=10us attach=" + dgram(fa, ha) + "\n"
+		   "port s0:c rate=10M delay=10us attach=" + dgram(fc, hc) + "\n"
+		   "pfc s0:a prio=3 xoff=5KB xon=2KB headroom=100KB\n");
+	int a = udp_socket(ha), c = udp_socket(hc);
+	ASSERT_TRUE(fab.start());
+	// 30 KB at DSCP 26 (priority 3) into a 10 Mbit/s port.
+	for (uint32_t i = 0; i < 30; i++)
+		send_to(a, fa, ip_frame(1000, 26, i));
+	std::vector<uint8_t> f;
+	uint64_t t;
+	ASSERT_TRUE(recv_frame(a, f, t, 3000)) << "no PFC frame toward the sender";
+	const std::vector<uint8_t> head = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
+	ASSERT_EQ(f.size(), 60u);
+	EXPECT_TRUE(std::equal(head.begin(), head.end(), f.begin()));
+	EXPECT_EQ(f[12], 0x88);
+	EXPECT_EQ(f[13], 0x08);
+	EXPECT_EQ(f[14], 0x01);
+	EXPECT_EQ(f[15], 0x01);
+	EXPECT_EQ(f[17], 0x08);	// priority 3
+	EXPECT_EQ(f[24], 0xff);	// time[3] = 65535 (XOFF)
+	EXPECT_EQ(f[25], 0xff);
+	// Once the queue drains (30 frames at 10 Mbit/s: ~25 ms), XON.
+	bool xon = false;
+	while (!xon && recv_frame(a, f, t, 2000))
+		xon = f.size() == 60u && f[17] == 0x08 && f[24] == 0 && f[25] == 0;
+	EXPECT_TRUE(xon);
+	for (uint32_t i = 0; i < 30; i++) {
+		ASSERT_TRUE(recv_frame(c, f, t, 2000)) << i;
+		EXPECT_EQ(seq_of(f), i);
+	}
+	std::string flat = fab.query("flat");
+	EXPECT_NE(flat_value(flat, "s0.a.q3.xoff_sent"), "0");
+	EXPECT_NE(flat_value(flat, "s0.a.q3.xon_sent"), "0");
+	EXPECT_EQ(flat_value(flat, "total_drops"), "0");
+	EXPECT_EQ(flat_value(flat, "pfc_frames_sent"),
+		  std::to_string(std::stoull(flat_value(flat, "s0.a.q3.xoff_sent")) +
+				 std::stoull(flat_value(flat, "s0.a.q3.xon_sent"))));
+	EXPECT_EQ(fab.query("quit"), "ok\n");
+	EXPECT_EQ(fab.wait_exit(), 0);
+	close(a);
+	close(c);
+}
+
+TEST(Process, ConfigurationErrorsExit2BeforeStarting)
+{
+	Fabric fab("switch s0 buffer=1MB\n"
+		   "port s0:a rate=1G delay=1us\n"
+		   "port s0:b rate=1G delay=1us attach=if:rxnosuch0\n");
+	std::string topo = fab.dir() + "/topo";
+	int st = 0;
+	std::string out = run_cmd(kBin + " run -t " + topo + " 2>&1", &st);
+	EXPECT_EQ(st, 2);
+	EXPECT_NE(out.find("port s0:a is not attached"), std::string::npos) << out;
+	EXPECT_NE(out.find("port s0:b: no interface 'rxnosuch0'"), std::string::npos) << out;
+	EXPECT_EQ(out.find("ready"), std::string::npos);
+
+	out = run_cmd(kBin + " run -t " + topo + " -a s0:zz=stream:/tmp/x 2>&1", &st);
+	EXPECT_EQ(st, 2);
+	EXPECT_NE(out.find("switch s0 has no port 'zz'"), std::string::npos) << out;
+
+	out = run_cmd(kBin + " check -t " + topo + " -a s0:a=" + dgram(40000, 40001) +
+			      " -a s0:b=stream:" + fab.dir() + "/b.sock",
+		      &st);
+	EXPECT_EQ(st, 0) << out;
+	EXPECT_NE(out.find("ok"), std::string::npos);
+	out = run_cmd(kBin + " check -t " + topo + " 2>&1", &st);
+	EXPECT_EQ(st, 1);
+
+	out = run_cmd(kBin + " run -t " + fab.dir() + "/missing 2>&1", &st);
+	EXPECT_EQ(st, 2);
+	EXPECT_NE(out.find("cannot read topology"), std::string::npos) << out;
+}
+
+TEST(Process, DurationEndsTheRunWithTelemetry)
+{
+	uint16_t fa = free_udp_port(), fb = free_udp_port();
+	Fabric fab("switch s0 buffer=1MB\n"
+		   "port s0:a rate=1G delay=1us attach=" + dgram(fa, free_udp_port()) + "\n"
+		   "port s0:b rate=1G delay=1us attach=" + dgram(fb, free_udp_port()) + "\n");
+	ASSERT_TRUE(fab.start({"--duration", "200ms"}));
+	EXPECT_EQ(fab.wait_exit(), 0);
+	std::ifstream p(fab.dir() + "/tel/ports.csv");
+	std::string l;
+	size_t rows = 0;
+	while (std::getline(p, l))
+		rows++;
+	// Header, then two ports every 1 ms for 200 ms.
+	EXPECT_EQ(rows, 1u + 2u * 200u);
+	std::ifstream s(fab.dir() + "/tel/summary.flat");
+	std::stringstream ss;
+	ss << s.rdbuf();
+	EXPECT_EQ(flat_value(ss.str(), "time_us"), "200000");
+}
