@@ -348,3 +348,13 @@ traffic_stop() {
 	wait "$CLI_PID" "$SRV_PID" 2>/dev/null
 	return 0
 }
+
+# rxe_load_params PARAM=VALUE...: rxe_load with further module parameters
+# (e.g. pfc_netdevs=va).
+rxe_load_params() {
+	[ -f "$RXECC_RXE_KO" ] || die "patched module $RXECC_RXE_KO not built (make module)"
+	rxe_unload || die "cannot unload the previous rdma_rxe"
+	"$RXECC_MODPROBE" -a udp_tunnel ip6_udp_tunnel || die "cannot load udp_tunnel"
+	insmod "$RXECC_RXE_KO" cc_pacer_slack_us="${RXECC_PACER_SLACK_US:-2000}" "$@" ||
+		die "insmod $RXECC_RXE_KO $* failed"
+}
