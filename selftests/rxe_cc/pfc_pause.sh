@@ -150,6 +150,8 @@ w1=$(ctr rxe_a pfc_waits)
 u1=$(ctr rxe_a pfc_paused_us)
 log "pfc_pause_rcvd +$((p1 - p0)), pfc_waits +$((w1 - w0)), pfc_paused_us +$((u1 - u0))"
 check "pfc_pause_rcvd counts every frame ($sent)" [ $((p1 - p0)) = "$sent" ]
+check "rxecc stats shows the PFC counters" \
+	eval "rxecc stats rxe_a | grep -q pfc_pause_rcvd && rxecc stats rxe_a | grep -q pfc_paused_us"
 check "pfc_waits counts the held QP" [ $((w1 - w0)) -ge 1 ]
 check "pfc_paused_us covers the pause" \
 	awk -v u=$((u1 - u0)) -v f="$t_first" -v l="$t_last" -v s="$t0" -v p=$PAUSE_S \
