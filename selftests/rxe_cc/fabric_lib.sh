@@ -30,6 +30,14 @@ fabric_ns() {
 		net.ipv6.conf.default.disable_ipv6=1
 }
 
+# fabric_nic_offloads NS IF: frames leave IF complete, as on a wire: a
+# checksum left to the NIC (veth's default) or a segmentation offload
+# super-frame would reach the fabric's AF_PACKET socket unfinished.
+fabric_nic_offloads() {
+	ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1 ||
+		die "ethtool -K $2 (in $1) failed: offloads must be off on fabric links"
+}
+
 # fabric_host FABNS NAME IPV4 [MAC]: host NAME (a namespace) whose eth0
 # (IPV4/24) is linked to interface NAME in FABNS, with rxe device rxe_NAME.
 fabric_host() {
@@ -39,6 +47,8 @@ fabric_host() {
 		net.ipv6.conf.default.disable_ipv6=1
 	veth_link "$name" eth0 "$ip/24" "$fab" "$name"
 	[ -n "$mac" ] && ip -n "$name" link set eth0 address "$mac"
+	fabric_nic_offloads "$name" eth0
+	fabric_nic_offloads "$fab" "$name"
 	rxe_add "$name" "rxe_$name" eth0
 }
 
