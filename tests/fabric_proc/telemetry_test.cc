@@ -146,7 +146,8 @@ TEST(Telemetry, FlatAndJsonAgree)
 			     "\"name\":\"a\",\"attach\":\"dgram:127.0.0.1:1:127.0.0.1:2\","
 			     "\"rate_bps\":1000000000,\"delay_ns\":1000,\"rx_frames\":3,"
 			     "\"rx_bytes\":3000,\"tx_frames\":0,\"tx_bytes\":0,"
-			     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"queues\":[]},",
+			     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"rx_oversize\":0,"
+			     "\"rx_csum_fixed\":0,\"rx_csum_unsupported\":0,\"queues\":[]},",
 			     0),
 		  0u)
 		<< json;
@@ -184,4 +185,37 @@ TEST(Telemetry, DropsAndPfcAreCounted)
 	ASSERT_EQ(lines(q).size(), 1u);
 	EXPECT_EQ(lines(q)[0].substr(lines(q)[0].rfind(',') + 1),
 		  flat_value(flat, "total_drops"));
+}
+
+TEST(Telemetry, PortBackendCountersInSummariesOnly)
+{
+	Bench b;
+	PortIoStats io;
+	io.rx_oversize = 7;
+	io.rx_csum_fixed = 1234;
+	io.rx_csum_unsupported = 2;
+	b.t.set_port_io(0, 1, &io);
+	LatenessHistogram lat;
+	std::string flat = b.t.flat(0, lat);
+	EXPECT_EQ(flat_value(flat, "s0.b.rx_oversize"), "7");
+	EXPECT_EQ(flat_value(flat, "s0.b.rx_csum_fixed"), "1234");
+	EXPECT_EQ(flat_value(flat, "s0.b.rx_csum_unsupported"), "2");
+	// A port without a backend reports zeros.
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_oversize"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_csum_fixed"), "0");
+	// Read when the summary is made, not when registered.
+	io.rx_csum_fixed = 1235;
+	EXPECT_EQ(flat_value(b.t.flat(0, lat), "s0.b.rx_csum_fixed"), "1235");
+	std::string json = b.t.json(0, lat);
+	EXPECT_NE(json.find("\"name\":\"b\",\"attach\":\"stream:/tmp/b.sock\""),
+		  std::string::npos);
+	EXPECT_NE(json.find("\"mac_control_rx\":0,\"rx_oversize\":7,\"rx_csum_fixed\":1235,"
+			    "\"rx_csum_unsupported\":2,\"queues\""),
+		  std::string::npos)
+		<< json;
+	// ports.csv keeps its columns.
+	std::string p;
+	b.t.sample(0, nullptr, &p);
+	ASSERT_EQ(lines(p).size(), 2u);
+	EXPECT_EQ(lines(p)[1], "0,s0,1,b,0,0,0,0,0,0");
 }

@@ -36,6 +36,29 @@ int interface_index(const std::string &name, std::string &err)
 	return static_cast<int>(idx);
 }
 
+unsigned interface_mtu(const std::string &name, std::string &err)
+{
+	if (!valid_ifname(name)) {
+		err = "bad interface name '" + name + "'";
+		return 0;
+	}
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		err = std::string("socket: ") + std::strerror(errno);
+		return 0;
+	}
+	ifreq ifr{};
+	std::memcpy(ifr.ifr_name, name.c_str(), name.size());
+	int r = ioctl(fd, SIOCGIFMTU, &ifr);
+	int e = errno;
+	close(fd);
+	if (r < 0 || ifr.ifr_mtu <= 0) {
+		err = "MTU of '" + name + "': " + std::strerror(r < 0 ? e : EINVAL);
+		return 0;
+	}
+	return static_cast<unsigned>(ifr.ifr_mtu);
+}
+
 bool interface_mac(const std::string &name, Mac &mac, std::string &err)
 {
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

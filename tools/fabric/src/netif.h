@@ -15,6 +15,8 @@ namespace rxecc::fabric::proc {
 bool valid_ifname(const std::string &name);
 // The ifindex, or 0 with *err ("no interface 'x'").
 int interface_index(const std::string &name, std::string &err);
+// The MTU, or 0 with *err.
+unsigned interface_mtu(const std::string &name, std::string &err);
 bool interface_mac(const std::string &name, Mac &mac, std::string &err);
 
 } // namespace rxecc::fabric::proc

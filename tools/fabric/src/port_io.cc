@@ -15,8 +15,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
+#include "checksum.h"
 #include "netif.h"
 
 namespace rxecc::fabric::proc {
@@ -63,6 +65,25 @@ bool stream_decode(std::string &buf, std::vector<std::vector<uint8_t>> &frames)
 	}
 	buf.erase(0, pos);
 	return ok;
+}
+
+bool if_rx_oversize(uint32_t tp_len, uint32_t tp_snaplen, size_t max_len)
+{
+	return tp_snaplen < tp_len || tp_len > max_len || tp_len > kMaxFrameBytes;
+}
+
+size_t if_max_frame(unsigned mtu)
+{
+	size_t m = static_cast<size_t>(mtu) + kEthHeaderBytes + 8;
+	return m < kMaxFrameBytes ? m : kMaxFrameBytes;
+}
+
+std::string oversize_warning(const std::string &ifname, size_t len, size_t max_len)
+{
+	return "rxecc-fabric: warning: if:" + ifname + " dropped a frame of " +
+	       std::to_string(len) + " bytes (the port carries " + std::to_string(max_len) +
+	       "): segmentation offload is on; run 'ethtool -K " + ifname +
+	       " gso off tso off gro off' and the same on the interface sending to it\n";
 }
 
 namespace {
@@ -445,6 +466,10 @@ public:
 		mr.mr_type = PACKET_MR_PROMISC;
 		if (setsockopt(fd_, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)) < 0)
 			return fail(err, "promiscuous mode");
+		unsigned mtu = interface_mtu(spec_.ifname, err);
+		if (mtu == 0)
+			return false;
+		max_len_ = if_max_frame(mtu);
 		// Clock offset for the ring's CLOCK_REALTIME timestamps.
 		uint64_t m0 = mono_ns(), r0 = real_ns(), m1 = mono_ns();
 		real_minus_mono_ = static_cast<int64_t>(r0) - static_cast<int64_t>(m0 / 2 + m1 / 2);
@@ -461,11 +486,19 @@ public:
 				break;
 			const auto *sll = reinterpret_cast<const sockaddr_ll *>(
 				reinterpret_cast<const uint8_t *>(h) + kHdrAligned);
-			const uint8_t *data = reinterpret_cast<const uint8_t *>(h) + h->tp_mac;
+			uint8_t *data = reinterpret_cast<uint8_t *>(h) + h->tp_mac;
 			if (sll->sll_pkttype == PACKET_OUTGOING) {
 				// ignored
-			} else if (h->tp_snaplen < h->tp_len || h->tp_len > kMaxFrameBytes ||
-				   h->tp_len < kEthHeaderBytes) {
+			} else if (oversize(h->tp_len, h->tp_snaplen)) {
+				stats_.rx_errors++;
+				stats_.rx_oversize++;
+				if (!warned_) {
+					warned_ = true;
+					std::fputs(oversize_warning(spec_.ifname, h->tp_len, max_len_)
+							   .c_str(),
+						   stderr);
+				}
+			} else if (h->tp_len < kEthHeaderBytes) {
 				stats_.rx_errors++;
 			} else {
 				uint64_t ts = static_cast<uint64_t>(h->tp_sec) * 1000000000ull +
@@ -477,6 +510,9 @@ public:
 				if (mono > now)
 					mono = now;
 				stats_.rx_frames++;
+				// The ring frame is ours until it goes back to the
+				// kernel: the checksum is completed in place.
+				bool csum = (h->tp_status & TP_STATUS_CSUMNOTREADY) != 0;
 				if (h->tp_status & TP_STATUS_VLAN_VALID) {
 					// The kernel took the 802.1Q tag out; put it back.
 					uint16_t tpid = (h->tp_status & TP_STATUS_VLAN_TPID_VALID)
@@ -488,8 +524,12 @@ public:
 					tmp_.push_back(static_cast<uint8_t>(h->tp_vlan_tci >> 8));
 					tmp_.push_back(static_cast<uint8_t>(h->tp_vlan_tci));
 					tmp_.insert(tmp_.end(), data + 12, data + h->tp_len);
+					if (csum)
+						complete_checksum(tmp_.data(), tmp_.size());
 					rx(tmp_.data(), tmp_.size(), mono);
 				} else {
+					if (csum)
+						complete_checksum(data, h->tp_len);
 					rx(data, h->tp_len, mono);
 				}
 			}
@@ -549,6 +589,36 @@ private:
 	static constexpr unsigned kBlock = 1u << 16;
 	static constexpr unsigned kBlocks = 64;		// 256 frames per ring
 
+	static constexpr uint64_t kMtuRecheckNs = 100000000;	// 100 ms
+
+	// Whether a frame is too long for the port.  A frame above the MTU
+	// seen at open() makes the MTU be read again (at most every 100 ms):
+	// it may have been raised since.
+	bool oversize(uint32_t len, uint32_t snaplen)
+	{
+		if (!if_rx_oversize(len, snaplen, max_len_))
+			return false;
+		if (snaplen < len || len > kMaxFrameBytes)
+			return true;
+		uint64_t t = mono_ns();
+		if (t - mtu_checked_ns_ >= kMtuRecheckNs) {
+			mtu_checked_ns_ = t;
+			std::string err;
+			unsigned mtu = interface_mtu(spec_.ifname, err);
+			if (mtu != 0)
+				max_len_ = if_max_frame(mtu);
+		}
+		return if_rx_oversize(len, snaplen, max_len_);
+	}
+
+	void complete_checksum(uint8_t *frame, size_t len)
+	{
+		if (complete_l4_checksum(frame, len) == L4Checksum::kCompleted)
+			stats_.rx_csum_fixed++;
+		else
+			stats_.rx_csum_unsupported++;
+	}
+
 	bool fail(std::string &err, const char *what)
 	{
 		err = std::string(what) + " on " + spec_.ifname + ": " + std::strerror(errno);
@@ -569,6 +639,9 @@ private:
 	unsigned queued_ = 0;
 	int64_t real_minus_mono_ = 0;
 	std::vector<uint8_t> tmp_;
+	size_t max_len_ = kMaxFrameBytes;
+	uint64_t mtu_checked_ns_ = 0;
+	bool warned_ = false;
 };
 
 } // namespace

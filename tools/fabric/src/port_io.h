@@ -30,6 +30,14 @@ namespace rxecc::fabric::proc {
 struct PortIoStats {
 	uint64_t rx_frames = 0;
 	uint64_t rx_errors = 0;		// truncated, oversized, bad framing, foreign sender
+	// if: only.  Frames dropped as longer than the port carries
+	// (segmentation offload super-frames; also counted in rx_errors).
+	uint64_t rx_oversize = 0;
+	// if: only.  Frames whose TCP/UDP checksum the sending host left to
+	// "hardware" (TP_STATUS_CSUMNOTREADY): completed here, or forwarded
+	// unchanged because the frame is not one complete_l4_checksum() knows.
+	uint64_t rx_csum_fixed = 0;
+	uint64_t rx_csum_unsupported = 0;
 	uint64_t tx_frames = 0;
 	uint64_t tx_dropped = 0;	// not connected, queue full, send error
 	uint64_t connects = 0;		// stream: clients accepted
@@ -60,6 +68,18 @@ protected:
 };
 
 std::unique_ptr<PortIo> make_port_io(const AttachSpec &spec);
+
+// Frames of an if: port longer than the port carries: cut short in the
+// ring (tp_snaplen < tp_len), or longer than max_len, which is
+// if_max_frame() of the interface's MTU.  Such frames are segmentation
+// offload super-frames (GSO/TSO of the sender, GRO of the interface).
+bool if_rx_oversize(uint32_t tp_len, uint32_t tp_snaplen, size_t max_len);
+// The longest frame an interface of this MTU carries: MTU plus an Ethernet
+// header and two VLAN tags, at most kMaxFrameBytes.
+size_t if_max_frame(unsigned mtu);
+// The one-line warning (with newline) printed the first time an if: port
+// drops an oversize frame.
+std::string oversize_warning(const std::string &ifname, size_t len, size_t max_len);
 
 // Monotonic and realtime clocks in ns.
 uint64_t mono_ns();

@@ -64,6 +64,7 @@ public:
 			e.att = p;
 			e.io = make_port_io(p.spec);
 			index_[{p.sw, p.port}] = ports_.size();
+			telemetry_.set_port_io(p.sw, p.port, &e.io->stats());
 			ports_.push_back(std::move(e));
 		}
 	}

@@ -90,6 +90,11 @@ const char *Telemetry::ports_header()
 	       "tx_control_frames,mac_control_rx\n";
 }
 
+void Telemetry::set_port_io(int sw, int port, const PortIoStats *stats)
+{
+	io_[{sw, port}] = stats;
+}
+
 bool Telemetry::active(const Key &k, const QueueStatus &st) const
 {
 	return active_.count(k) || queue_live(st);
@@ -235,7 +240,8 @@ struct Totals {
 
 static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> &attach,
 		   const std::map<std::tuple<int, int, int>, std::vector<uint64_t>> &active,
-		   Time now, Emitter &e)
+		   const std::map<std::pair<int, int>, const PortIoStats *> &io, Time now,
+		   Emitter &e)
 {
 	Totals tot;
 	for (int s = 0; s < f.num_switches(); s++) {
@@ -257,6 +263,9 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 						static_cast<size_t>(p) < attach[static_cast<size_t>(s)].size()
 					? attach[static_cast<size_t>(s)][static_cast<size_t>(p)]
 					: "";
+			auto ioi = io.find({s, p});
+			const PortIoStats ios =
+				ioi != io.end() && ioi->second ? *ioi->second : PortIoStats{};
 			e.begin_port(pc.name, at,
 				     {{"index", static_cast<uint64_t>(p)},
 				      {"rate_bps", pc.rate_bps},
@@ -266,7 +275,10 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 				      {"tx_frames", c.tx_frames},
 				      {"tx_bytes", c.tx_bytes},
 				      {"tx_control_frames", c.tx_control_frames},
-				      {"mac_control_rx", c.mac_control_rx}},
+				      {"mac_control_rx", c.mac_control_rx},
+				      {"rx_oversize", ios.rx_oversize},
+				      {"rx_csum_fixed", ios.rx_csum_fixed},
+				      {"rx_csum_unsupported", ios.rx_csum_unsupported}},
 				     p == 0);
 			bool first = true;
 			for (int q = 0; q < kNumPriorities; q++) {
@@ -306,7 +318,7 @@ std::string Telemetry::json(Time now, const LatenessHistogram &lat) const
 {
 	JsonEmitter e;
 	e.out = "{\"time_us\":" + std::to_string(now / 1000) + ",\"switches\":[";
-	Totals t = walk(f_, attach_, active_, now, e);
+	Totals t = walk(f_, attach_, active_, io_, now, e);
 	std::string &o = e.out;
 	o += "],\"total_drops\":" + std::to_string(t.drops) +
 	     ",\"pfc_frames_sent\":" + std::to_string(t.pfc_sent) +
@@ -326,7 +338,7 @@ std::string Telemetry::flat(Time now, const LatenessHistogram &lat) const
 {
 	FlatEmitter e;
 	e.out = "time_us " + std::to_string(now / 1000) + "\n";
-	Totals t = walk(f_, attach_, active_, now, e);
+	Totals t = walk(f_, attach_, active_, io_, now, e);
 	std::string &o = e.out;
 	o += "total_drops " + std::to_string(t.drops) + "\n";
 	o += "pfc_frames_sent " + std::to_string(t.pfc_sent) + "\n";

@@ -9,6 +9,10 @@
 // A (switch, port, priority) is reported once it has shown any activity (a
 // frame sent or queued, a pause, PFC XOFF in force or a PFC frame, an ECN
 // mark or a drop) and from then on in every sample.
+//
+// The summaries also carry the receive counters of the port backends
+// (rx_oversize, rx_csum_fixed, rx_csum_unsupported; 0 for ports without
+// one), which ports.csv leaves out to keep its columns.
 #ifndef RXECC_FABRIC_PROC_TELEMETRY_H
 #define RXECC_FABRIC_PROC_TELEMETRY_H
 
@@ -20,6 +24,7 @@
 
 #include "fabric.h"
 #include "lateness.h"
+#include "port_io.h"
 
 namespace rxecc::fabric::proc {
 
@@ -40,6 +45,9 @@ public:
 	std::string json(Time now, const LatenessHistogram &lat) const;
 	std::string flat(Time now, const LatenessHistogram &lat) const;
 
+	// The backend counters of an external port; stats must outlive this.
+	void set_port_io(int sw, int port, const PortIoStats *stats);
+
 	uint64_t samples() const { return samples_; }
 
 private:
@@ -48,6 +56,7 @@ private:
 
 	const Fabric &f_;
 	std::vector<std::vector<std::string>> attach_;
+	std::map<std::pair<int, int>, const PortIoStats *> io_;
 	// Queues seen active, with their queue_bytes at each sample since.
 	std::map<Key, std::vector<uint64_t>> active_;
 	uint64_t samples_ = 0;
