@@ -57,7 +57,7 @@ unit: user
 	@ctest --test-dir $(BUILD)/user --output-on-failure
 
 selftest: user module
-	@scripts/vm-run --out $(BUILD)/selftest -- selftests/rxe_cc/run.sh $(T)
+	@scripts/vm-run --fabric-nics 8 --out $(BUILD)/selftest -- selftests/rxe_cc/run.sh $(T)
 
 test:
 	@scripts/test

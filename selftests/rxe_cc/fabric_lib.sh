@@ -2,72 +2,147 @@
 # Helpers for tests and experiments that run hosts through the software
 # fabric (tools/fabric). Source lib.sh first, then this file.
 #
-# Layout: every host is a network namespace with one interface "eth0"; its
-# veth peer lives in the fabric's namespace under the host's name, and the
-# fabric process attaches to that peer ("attach=if:NAME" in the topology).
+# Two placements, chosen by how the VM was booted:
+#   - in the VM (default): every host is a network namespace whose "eth0" is
+#     a veth; its peer lives in the fabric's namespace under the host's
+#     name, and rxecc-fabric runs there (attach=if:NAME in the topology);
+#   - on the host (scripts/vm-run --fabric-nics N): every host namespace
+#     gets one of the VM's virtio NICs as "eth0", and rxecc-fabric runs
+#     natively beside QEMU, started and queried through scripts/fabric-agent.
+#     Topologies are written the same way (attach=if:NAME); the agent maps
+#     NAME to the NIC the host got.
 
 FABRIC_BIN=${FABRIC_BIN:-$RXECC_TOP/build/user/bin/rxecc-fabric}
+FABRIC_AGENT=${RXECC_OUT:+$RXECC_OUT/.fabric}
 FABRIC_PID=
 FABRIC_SOCK=
 FABRIC_LOG=
+FABRIC_TEL=
+FABRIC_T0=
+_fabric_nic=0
 
-# fabric_rxe_load [PARAM=VALUE...]: (re)load the patched rdma_rxe with extra
-# module parameters, e.g. pfc_netdevs=eth0 to honour PFC on every host.
-fabric_rxe_load() {
-	[ -f "$RXECC_RXE_KO" ] || die "patched module $RXECC_RXE_KO not built (make module)"
-	rxe_unload || die "cannot unload the previous rdma_rxe"
-	"$RXECC_MODPROBE" -a udp_tunnel ip6_udp_tunnel || die "cannot load udp_tunnel"
-	insmod "$RXECC_RXE_KO" cc_pacer_slack_us="${RXECC_PACER_SLACK_US:-2000}" "$@" ||
-		die "insmod $RXECC_RXE_KO $* failed"
+# fabric_on_host: true when the fabric runs natively beside the VM
+fabric_on_host() { [ -n "$FABRIC_AGENT" ] && [ -f "$FABRIC_AGENT/ready" ]; }
+
+# fabric_placement: "host" or "vm"
+fabric_placement() { if fabric_on_host; then echo host; else echo vm; fi; }
+
+# fabric_request WORDS...: one request to the agent; prints the answer's
+# payload, fails (with the answer on stdout) unless it starts with "ok".
+fabric_request() {
+	local a=$FABRIC_AGENT t
+	rm -f "$a/resp"
+	echo "$*" >"$a/req.tmp" && mv "$a/req.tmp" "$a/req"
+	for t in $(seq 1 600); do
+		[ -f "$a/resp" ] && break
+		sleep 0.05
+	done
+	[ -f "$a/resp" ] || { echo "error: the fabric agent did not answer '$1'"; return 1; }
+	FABRIC_ANSWER=$(head -1 "$a/resp")
+	tail -n +2 "$a/resp"
+	rm -f "$a/resp"
+	[[ $FABRIC_ANSWER == ok* ]]
 }
 
-# fabric_ns NS: the namespace that holds the switch ends of the host links.
-# IPv6 is off there and on the hosts, so that no router solicitations or
-# MLD reports travel through the fabric.
+# fabric_ns NS: the namespace that holds the switch ends of the host links
+# (unused when the fabric runs on the host). IPv6 is off there and on the
+# hosts, so that no router solicitations or MLD reports cross the fabric.
 fabric_ns() {
 	netns_add "$1"
 	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1
+	_fabric_nic=0
+	if fabric_on_host; then
+		: >"$FABRIC_AGENT/map"
+	fi
 }
 
 # fabric_nic_offloads NS IF: frames leave IF complete, as on a wire: a
 # checksum left to the NIC (veth's default) or a segmentation offload
-# super-frame would reach the fabric's AF_PACKET socket unfinished.
+# super-frame would reach the fabric unfinished.
 fabric_nic_offloads() {
 	ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1 ||
+		ip netns exec "$1" ethtool -K "$2" tx off >/dev/null 2>&1 ||
 		die "ethtool -K $2 (in $1) failed: offloads must be off on fabric links"
 }
 
-# fabric_host FABNS NAME IPV4 [MAC]: host NAME (a namespace) whose eth0
-# (IPV4/24) is linked to interface NAME in FABNS, with rxe device rxe_NAME.
+# fabric_nic K: name of the VM's fabric NIC K in the initial namespace,
+# waiting for it (a NIC returns there when the namespace that held it goes
+# away, which the kernel finishes in the background)
+fabric_nic() {
+	local mac t dev
+	mac=$(printf '02:fa:00:00:00:%02x' "$1")
+	for t in $(seq 1 100); do
+		dev=$(ip -o link | awk -v m="$mac" 'index($0, "link/ether " m) {
+			sub(":$", "", $2); sub("@.*", "", $2); print $2; exit }')
+		[ -n "$dev" ] && { echo "$dev"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# fabric_host FABNS NAME IPV4 [MAC]: host NAME (a namespace) with eth0
+# (IPV4/24) on the fabric port that attaches "if:NAME", and rxe device
+# rxe_NAME. MAC applies in the VM placement only.
 fabric_host() {
-	local fab=$1 name=$2 ip=$3 mac=${4:-}
+	local fab=$1 name=$2 ip=$3 mac=${4:-} dev
 	netns_add "$name"
 	ip netns exec "$name" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1
-	veth_link "$name" eth0 "$ip/24" "$fab" "$name"
-	[ -n "$mac" ] && ip -n "$name" link set eth0 address "$mac"
-	fabric_nic_offloads "$name" eth0
-	fabric_nic_offloads "$fab" "$name"
+	if fabric_on_host; then
+		dev=$(fabric_nic $_fabric_nic) ||
+			die "no fabric NIC $_fabric_nic (vm-run --fabric-nics $(cat "$FABRIC_AGENT/ready"))"
+		ip link set "$dev" netns "$name" || die "move $dev to $name"
+		ip -n "$name" link set "$dev" name eth0 || die "rename $dev in $name"
+		ip -n "$name" addr add "$ip/24" dev eth0
+		ip -n "$name" link set eth0 up
+		echo "$name $_fabric_nic" >>"$FABRIC_AGENT/map"
+		_fabric_nic=$((_fabric_nic + 1))
+		fabric_nic_offloads "$name" eth0
+	else
+		veth_link "$name" eth0 "$ip/24" "$fab" "$name"
+		[ -n "$mac" ] && ip -n "$name" link set eth0 address "$mac"
+		fabric_nic_offloads "$name" eth0
+		fabric_nic_offloads "$fab" "$name"
+	fi
 	rxe_add "$name" "rxe_$name" eth0
 }
 
-# fabric_start NS TOPOLOGY TELEMETRY_DIR [ARGS...]: run rxecc-fabric in NS
-# with a control socket; returns once it is forwarding.
+# fabric_start NS TOPOLOGY TELEMETRY_DIR [ARGS...]: run rxecc-fabric (in NS,
+# or on the host) with a control socket; returns once it is forwarding,
+# with FABRIC_T0 = the wall-clock time of the fabric's time 0.
 fabric_start() {
 	local ns=$1 topo=$2 dir=$3 t
 	shift 3
+	FABRIC_TEL=$dir
+	FABRIC_LOG=$TMP/fabric.log
+	mkdir -p "$dir"
+	if fabric_on_host; then
+		cp "$topo" "$FABRIC_AGENT/topology.txt"
+		rm -rf "$FABRIC_AGENT/telemetry"
+		if ! fabric_request start "$FABRIC_AGENT/topology.txt" \
+			"$FABRIC_AGENT/telemetry" "$@" >"$FABRIC_LOG"; then
+			fail "rxecc-fabric did not start on the host: $FABRIC_ANSWER"
+			sed 's/^/#   fabric: /' "$FABRIC_LOG"
+			ksft_exit
+		fi
+		FABRIC_T0=${FABRIC_ANSWER#ok }
+		FABRIC_PID=agent
+		return 0
+	fi
 	[ -x "$FABRIC_BIN" ] || die "$FABRIC_BIN not built (make user)"
 	FABRIC_SOCK=$TMP/fabric.sock
-	FABRIC_LOG=$TMP/fabric.log
 	ip netns exec "$ns" "$FABRIC_BIN" run -t "$topo" --telemetry "$dir" \
 		--control "$FABRIC_SOCK" "$@" >"$FABRIC_LOG" 2>&1 &
 	FABRIC_PID=$!
 	_bg_pids+=("$FABRIC_PID")
-	for t in $(seq 1 100); do
-		grep -q '^rxecc-fabric: ready' "$FABRIC_LOG" && return 0
+	for t in $(seq 1 200); do
+		if grep -q '^rxecc-fabric: ready' "$FABRIC_LOG"; then
+			FABRIC_T0=$EPOCHREALTIME
+			return 0
+		fi
 		kill -0 "$FABRIC_PID" 2>/dev/null || break
-		sleep 0.1
+		sleep 0.05
 	done
 	fail "rxecc-fabric did not start"
 	sed 's/^/#   fabric: /' "$FABRIC_LOG"
@@ -77,17 +152,25 @@ fabric_start() {
 # fabric_stat KEY: a counter of the running fabric ("flat" key, see
 # Documentation/rxe-cc/fabric.rst); 0 for a queue that has been idle.
 fabric_stat() {
-	"$FABRIC_BIN" query "$FABRIC_SOCK" flat |
-		awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }'
+	if fabric_on_host; then
+		fabric_request query flat
+	else
+		"$FABRIC_BIN" query "$FABRIC_SOCK" flat
+	fi | awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }'
 }
 
-# fabric_stop: stop the fabric; it writes its final telemetry. Fails if the
-# process did not exit cleanly.
+# fabric_stop: stop the fabric; it writes its final telemetry to the
+# directory fabric_start named. Fails if the process did not exit cleanly.
 fabric_stop() {
 	local rc=0
 	[ -n "$FABRIC_PID" ] || return 0
-	kill -TERM "$FABRIC_PID" 2>/dev/null
-	wait "$FABRIC_PID" || rc=$?
+	if [ "$FABRIC_PID" = agent ]; then
+		fabric_request stop >"$FABRIC_LOG" || rc=1
+		cp -r "$FABRIC_AGENT/telemetry/." "$FABRIC_TEL/" 2>/dev/null
+	else
+		kill -TERM "$FABRIC_PID" 2>/dev/null
+		wait "$FABRIC_PID" || rc=$?
+	fi
 	FABRIC_PID=
 	if [ "$rc" != 0 ]; then
 		fail "rxecc-fabric exited with $rc"

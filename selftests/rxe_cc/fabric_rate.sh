@@ -24,7 +24,7 @@ wire_rate_at() {
 }
 
 dmesg_mark
-fabric_rxe_load pfc_netdevs=eth0
+rxe_load_params pfc_netdevs=eth0
 fabric_ns $FAB
 fabric_host $FAB fr_a 10.9.0.1
 fabric_host $FAB fr_b 10.9.0.2
@@ -39,7 +39,7 @@ port s0:a rate=${mbit}M delay=20us attach=if:fr_a
 port s0:b rate=${mbit}M delay=20us attach=if:fr_b
 route s0 10.9.0.1 a
 route s0 10.9.0.2 b
-pfc s0:* prio=3 xoff=40KB xon=20KB headroom=150KB
+pfc s0:* prio=3 xoff=120KB xon=60KB headroom=200KB
 T
 	fabric_start $FAB "$TMP/topo" "$TMP/tel$mbit"
 	ip netns exec fr_a ping -c 1 -W 2 10.9.0.2 >/dev/null
