@@ -1,7 +1,7 @@
 #!/bin/bash
 # RED/ECN marking in the fabric, seen by rxe: with DCQCN's ECT(0) traffic
 # congesting a port, the fabric marks CE once the queue passes Kmin and the
-# receiving rxe counts exactly the marked packets it received; with Kmin
+# receiving rxe counts the marked packets it received; with Kmin
 # above any queue the run has, nothing is marked; and Not-ECT traffic (no
 # congestion control) is never marked, however long the queue.
 . "$(dirname "$0")/lib.sh"
@@ -29,7 +29,10 @@ dmesg_mark
 run low dcqcn 5KB,30KB,0.5
 check "low Kmin: the queue passed Kmin" test "$QMAX" -gt 5000
 check "low Kmin: the fabric marked packets" nonzero "$MARKS"
-check "low Kmin: rxe received every mark (CE $CE = marks $MARKS)" test "$CE" = "$MARKS"
+# lossless, so every marked packet arrives; only a packet still on its way
+# when perftest tears its QPs down at the end may go uncounted
+check "low Kmin: rxe received the marks (CE $CE of $MARKS)" \
+	awk -v c="$CE" -v m="$MARKS" 'BEGIN { exit !(c <= m && c >= 0.99 * m) }'
 
 run high dcqcn 3MB,3500KB,1
 check "Kmin above the queue ($QMAX < 3 MB): no marks" test "$MARKS" = 0

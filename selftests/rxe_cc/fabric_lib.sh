@@ -20,6 +20,7 @@ FABRIC_LOG=
 FABRIC_TEL=
 FABRIC_T0=
 _fabric_nic=0
+_fabric_hosts=()
 
 # fabric_on_host: true when the fabric runs natively beside the VM
 fabric_on_host() { [ -n "$FABRIC_AGENT" ] && [ -f "$FABRIC_AGENT/ready" ]; }
@@ -97,6 +98,7 @@ fabric_host() {
 		ip -n "$name" addr add "$ip/24" dev eth0
 		ip -n "$name" link set eth0 up
 		echo "$name $_fabric_nic" >>"$FABRIC_AGENT/map"
+		_fabric_hosts+=("$name $_fabric_nic")
 		_fabric_nic=$((_fabric_nic + 1))
 		fabric_nic_offloads "$name" eth0
 	else
@@ -177,6 +179,25 @@ fabric_stop() {
 		sed 's/^/#   fabric: /' "$FABRIC_LOG" | tail -20
 		return 1
 	fi
+}
+
+# fabric_release: stop a fabric left running on the host and move the VM's
+# fabric NICs back to the initial namespace under their boot names (fabK),
+# so that no "eth0" is left there to clash with the next test's veths.
+# lib.sh's cleanup calls it.
+fabric_release() {
+	local e name k
+	if [ "$FABRIC_PID" = agent ]; then
+		fabric_request stop >/dev/null 2>&1
+		FABRIC_PID=
+	fi
+	for e in ${_fabric_hosts[@]+"${_fabric_hosts[@]}"}; do
+		name=${e% *} k=${e#* }
+		ip -n "$name" link set eth0 down 2>/dev/null
+		ip -n "$name" link set eth0 netns 1 2>/dev/null &&
+			ip link set eth0 name "fab$k" 2>/dev/null
+	done
+	_fabric_hosts=()
 }
 
 # rx_bytes NS IF: bytes received on an interface.

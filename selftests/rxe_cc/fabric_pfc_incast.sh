@@ -39,7 +39,7 @@ check "incast: bottleneck utilisation >= 95%" \
 
 v=$TMP/victim
 "$EXP" --prepare-only -o "$v" --algo none --hosts 4 --rate ${RATE}M --no-ecn \
-	--duration 21 victim >/dev/null || die "experiment --prepare-only victim"
+	--duration 15 victim >/dev/null || die "experiment --prepare-only victim"
 "$EXPVM" "$v" | sed 's/^/# victim: /'
 check "victim: every flow completed" test "${PIPESTATUS[0]}" = 0
 # data periods (flows/NAME.data: fabric seconds): the victim alone until

@@ -31,7 +31,7 @@ fabric_host $FAB fr_b 10.9.0.2
 wait_gid rxe_fr_a 10.9.0.1 && wait_gid rxe_fr_b 10.9.0.2 || ksft_exit
 
 port=18700
-for mbit in 60 25; do
+for mbit in 40 15; do
 	port=$((port + 1))
 	cat >"$TMP/topo" <<T
 switch s0 buffer=2MB

@@ -58,6 +58,10 @@ cleanup() {
 		kill "$pid" 2>/dev/null
 	done
 	wait 2>/dev/null
+	# give the VM's fabric NICs back before their namespaces go
+	if declare -F fabric_release >/dev/null; then
+		fabric_release
+	fi
 	for ns in "${_netns[@]}"; do
 		ip netns del "$ns" 2>/dev/null
 	done
