@@ -267,7 +267,9 @@ int Runner::loop()
 	epoll_event events[64];
 	while (!stop_) {
 		Time t = now();
-		while (t >= next_sample_) {
+		// A run with --duration ends at exactly its end time, however
+		// late this wake-up is: no sample (nor model time) beyond it.
+		while (t >= next_sample_ && next_sample_ <= end) {
 			take_sample(next_sample_);
 			next_sample_ += o_.sample_ns;
 		}
