@@ -33,3 +33,51 @@ TEST(ParsePrioList, RejectsBad)
 	for (const char *s : {"", "8", ",", "3,", ",3", "3,,4", "a", "*,3", "-1", " 3"})
 		EXPECT_FALSE(parse_prio_list(s)) << s;
 }
+
+TEST(OptionCursor, WalksOptionsValuesAndWords)
+{
+	std::vector<std::string> args = {"run", "--sample=2ms", "-t", "topo", "word", "--x="};
+	OptionCursor c(args, 1, "run");
+	std::string err;
+	ASSERT_TRUE(c.next());
+	EXPECT_EQ(c.name(), "--sample");
+	EXPECT_TRUE(c.has_value());
+	ASSERT_TRUE(c.value(err));
+	EXPECT_EQ(c.val(), "2ms");
+	ASSERT_TRUE(c.next());
+	EXPECT_EQ(c.name(), "-t");
+	EXPECT_FALSE(c.has_value());
+	ASSERT_TRUE(c.value(err));
+	EXPECT_EQ(c.val(), "topo");
+	ASSERT_TRUE(c.next());
+	EXPECT_EQ(c.name(), "word");
+	ASSERT_TRUE(c.next());
+	EXPECT_EQ(c.name(), "--x");
+	EXPECT_TRUE(c.has_value());
+	EXPECT_EQ(c.val(), "");
+	EXPECT_FALSE(c.next());
+}
+
+TEST(OptionCursor, MissingValueNamesCommandAndOption)
+{
+	std::vector<std::string> args = {"--prio"};
+	OptionCursor c(args, 0, "send-pfc");
+	std::string err;
+	ASSERT_TRUE(c.next());
+	EXPECT_FALSE(c.value(err));
+	EXPECT_EQ(err, "send-pfc: --prio needs a value");
+	EXPECT_FALSE(c.next());
+}
+
+TEST(OptionCursor, ShortOptionsNeverSplitOnEquals)
+{
+	std::vector<std::string> args = {"-a", "s0:p=if:eth0", "-x=1"};
+	OptionCursor c(args, 0, "run");
+	std::string err;
+	ASSERT_TRUE(c.next());
+	ASSERT_TRUE(c.value(err));
+	EXPECT_EQ(c.val(), "s0:p=if:eth0");
+	ASSERT_TRUE(c.next());
+	EXPECT_EQ(c.name(), "-x=1");
+	EXPECT_FALSE(c.has_value());
+}

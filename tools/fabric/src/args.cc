@@ -41,4 +41,34 @@ std::optional<uint8_t> parse_prio_list(std::string_view s)
 	return static_cast<uint8_t>(mask);
 }
 
+bool OptionCursor::next()
+{
+	if (next_ >= args_.size())
+		return false;
+	name_ = args_[next_++];
+	val_.clear();
+	has_val_ = false;
+	if (name_.rfind("--", 0) == 0) {
+		size_t eq = name_.find('=');
+		if (eq != std::string::npos) {
+			val_ = name_.substr(eq + 1);
+			name_.resize(eq);
+			has_val_ = true;
+		}
+	}
+	return true;
+}
+
+bool OptionCursor::value(std::string &err)
+{
+	if (has_val_)
+		return true;
+	if (next_ >= args_.size()) {
+		err = cmd_ + ": " + name_ + " needs a value";
+		return false;
+	}
+	val_ = args_[next_++];
+	return true;
+}
+
 } // namespace rxecc::fabric::proc

@@ -27,28 +27,12 @@ bool parse_run(const std::vector<std::string> &args, bool check, RunOptions &o,
 {
 	const std::string cmd = check ? "check" : "run";
 	bool have_topology = false;
-	for (size_t i = 1; i < args.size(); i++) {
-		std::string a = args[i];
-		std::string val;
-		bool has_val = false;
-		if (a.rfind("--", 0) == 0) {
-			size_t eq = a.find('=');
-			if (eq != std::string::npos) {
-				val = a.substr(eq + 1);
-				a = a.substr(0, eq);
-				has_val = true;
-			}
-		}
-		auto value = [&]() -> bool {
-			if (has_val)
-				return true;
-			if (i + 1 >= args.size()) {
-				err = cmd + ": " + a + " needs a value";
-				return false;
-			}
-			val = args[++i];
-			return true;
-		};
+	OptionCursor cur(args, 1, cmd);
+	while (cur.next()) {
+		const std::string &a = cur.name();
+		const std::string &val = cur.val();
+		const bool has_val = cur.has_value();
+		auto value = [&]() -> bool { return cur.value(err); };
 		auto run_only = [&]() -> bool {
 			if (!check)
 				return true;

@@ -24,28 +24,12 @@ bool parse_send_pfc(const std::vector<std::string> &args, SendPfcOptions &opts,
 {
 	opts = SendPfcOptions{};
 	bool prio_given = false;
-	for (size_t i = 0; i < args.size(); i++) {
-		std::string a = args[i];
-		std::string val;
-		bool has_val = false;
-		if (a.rfind("--", 0) == 0) {
-			size_t eq = a.find('=');
-			if (eq != std::string::npos) {
-				val = a.substr(eq + 1);
-				a = a.substr(0, eq);
-				has_val = true;
-			}
-		}
-		auto value = [&]() -> bool {
-			if (has_val)
-				return true;
-			if (i + 1 >= args.size()) {
-				err = "send-pfc: " + a + " needs a value";
-				return false;
-			}
-			val = args[++i];
-			return true;
-		};
+	OptionCursor cur(args, 0, "send-pfc");
+	while (cur.next()) {
+		const std::string &a = cur.name();
+		const std::string &val = cur.val();
+		const bool has_val = cur.has_value();
+		auto value = [&]() -> bool { return cur.value(err); };
 		if (a == "--prio") {
 			if (!value())
 				return false;
