@@ -11,18 +11,7 @@ require_root
 # achieved rate is measured there, over a window in the middle of a run.
 MSG=65536
 
-# wire_rate NS IF SECONDS: bit/s received on IF over SECONDS. Bytes and
-# times are read with shell builtins in one process, so no process start-up
-# (slow under emulation) falls between a reading and its timestamp.
-wire_rate() {
-	ip netns exec "$1" bash -c '
-		f=/sys/class/net/$1/statistics/rx_bytes
-		read -r a <"$f"; t0=$EPOCHREALTIME
-		sleep "$2"
-		read -r b <"$f"; t1=$EPOCHREALTIME
-		awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" \
-			"BEGIN { printf \"%.0f\n\", (b - a) * 8 / (t1 - t0) }"' _ "$2" "$3"
-}
+# (wire_rate is in lib.sh)
 
 # paced_run TAG PORT SECONDS [TOOL RXNS RXIF]: TOOL (default ib_write_bw)
 # with its server on rxe_b and its client on rxe_a; sets RATE to the wire

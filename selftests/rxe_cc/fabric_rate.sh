@@ -10,18 +10,6 @@ require_root
 FAB=fr_fab
 OVERHEAD=24	# bytes per frame on the wire beyond what veth counts
 
-# wire_rate_at NS IF SECONDS: bit/s on the wire into IF over SECONDS,
-# frame overhead included (read with builtins: no process start-up falls
-# between a reading and its timestamp)
-wire_rate_at() {
-	ip netns exec "$1" bash -c '
-		d=/sys/class/net/$1/statistics
-		read -r b0 <"$d/rx_bytes"; read -r p0 <"$d/rx_packets"; t0=$EPOCHREALTIME
-		sleep "$2"
-		read -r b1 <"$d/rx_bytes"; read -r p1 <"$d/rx_packets"; t1=$EPOCHREALTIME
-		awk -v b="$((b1 - b0))" -v p="$((p1 - p0))" -v o="$3" -v t0="$t0" -v t1="$t1" \
-			"BEGIN { printf \"%.0f\n\", (b + p * o) * 8 / (t1 - t0) }"' _ "$2" "$3" "$OVERHEAD"
-}
 
 dmesg_mark
 rxe_load_params pfc_netdevs=eth0
@@ -51,7 +39,7 @@ T
 		-p $port -F -s 65536 --tclass=104 -n 1000000 10.9.0.2 >"$TMP/cli" 2>&1 &
 	cpid=$!
 	sleep 3
-	r=$(wire_rate_at fr_b eth0 4)
+	r=$(wire_rate fr_b eth0 4 "$OVERHEAD")
 	alive=yes
 	kill -0 $cpid 2>/dev/null || alive=no
 	kill $cpid $spid 2>/dev/null

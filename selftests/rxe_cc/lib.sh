@@ -268,6 +268,21 @@ gbps() {
 # nonzero VALUE: true if a decimal number is > 0.
 nonzero() { awk -v v="$1" 'BEGIN { exit !(v + 0 > 0) }'; }
 
+# wire_rate NS IF SECONDS [OVERHEAD]: bit/s received on IF over SECONDS,
+# counting OVERHEAD bytes (default 0) per frame beyond what the interface
+# counts. Counters and times are read with shell builtins in one process,
+# so no process start-up (slow under emulation) falls between a reading
+# and its timestamp.
+wire_rate() {
+	ip netns exec "$1" bash -c '
+		d=/sys/class/net/$1/statistics
+		read -r b0 <"$d/rx_bytes"; read -r p0 <"$d/rx_packets"; t0=$EPOCHREALTIME
+		sleep "$2"
+		read -r b1 <"$d/rx_bytes"; read -r p1 <"$d/rx_packets"; t1=$EPOCHREALTIME
+		awk -v b="$((b1 - b0))" -v p="$((p1 - p0))" -v o="$3" -v t0="$t0" -v t1="$t1" \
+			"BEGIN { printf \"%.0f\n\", (b + p * o) * 8 / (t1 - t0) }"' _ "$2" "$3" "${4:-0}"
+}
+
 # ---- congestion control ----------------------------------------------------
 
 RXECC=${RXECC:-$RXECC_TOP/build/user/bin/rxecc}
