@@ -44,14 +44,22 @@ v=$TMP/victim
 check "victim: every flow completed" test "${PIPESTATUS[0]}" = 0
 # data periods (flows/NAME.data: fabric seconds): the victim alone until
 # the first incast flow sends, then all of them together
-read -r vs _ <"$v/flows/fv.data"
-is=$(cat "$v"/flows/f[0-9]*.data | awk '{ if (s == "" || $1 < s) s = $1 } END { print s }')
-read -r as ae < <(cat "$v"/flows/f[0-9]*.data |
-	awk '{ if ($1 > s) s = $1; if (e == "" || $2 < e) e = $2 } END { print s, e }')
-alone=$(port_rate "$v/fabric/ports.csv" s0.v rx "$(awk -v t="$vs" 'BEGIN { print t + 0.3 }')" "$is")
+read -r vs ve <"$v/flows/fv.data"
+# the first incast flow's start, the window in which all of them send, and
+# the last one's end
+read -r is as ae ie < <(cat "$v"/flows/f[0-9]*.data | awk '
+	NR == 1 { is = $1; as = $1; ae = $2; ie = $2 }
+	{ if ($1 < is) is = $1; if ($1 > as) as = $1
+	  if ($2 < ae) ae = $2; if ($2 > ie) ie = $2 }
+	END { print is, as, ae, ie }')
+# The victim runs alone before the incast and again after it. Before, it
+# shares the VM's CPU with the incast's perftest start-up, which under
+# emulation can take most of it; so its rate alone is the better of the two.
+before=$(port_rate "$v/fabric/ports.csv" s0.v rx "$(awk -v t="$vs" 'BEGIN { print t + 0.3 }')" "$is")
+after=$(port_rate "$v/fabric/ports.csv" s0.v rx "$(awk -v t="$ie" 'BEGIN { print t + 0.3 }')" "$ve")
+alone=$(awk -v a="$before" -v b="$after" 'BEGIN { print (a > b ? a : b) }')
 during=$(port_rate "$v/fabric/ports.csv" s0.v rx "$as" "$ae")
-log "victim: $alone bit/s alone, $during bit/s during the incast"
-# (alone, it shares the VM's CPU with the incast's perftest start-up)
+log "victim: alone $before bit/s before the incast, $after bit/s after it; $during bit/s during it"
 check "victim: runs at half its link rate or more alone" \
 	awk -v x="$alone" -v r=$RATE 'BEGIN { exit !(x >= 0.5 * r * 1e6) }'
 check "victim: head-of-line blocking halves it at least" \
