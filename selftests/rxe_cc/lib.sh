@@ -268,19 +268,40 @@ gbps() {
 # nonzero VALUE: true if a decimal number is > 0.
 nonzero() { awk -v v="$1" 'BEGIN { exit !(v + 0 > 0) }'; }
 
-# wire_rate NS IF SECONDS [OVERHEAD]: bit/s received on IF over SECONDS,
-# counting OVERHEAD bytes (default 0) per frame beyond what the interface
-# counts. Counters and times are read with shell builtins in one process,
-# so no process start-up (slow under emulation) falls between a reading
-# and its timestamp.
+# wire_rate NS IF SECONDS [OVERHEAD [FILE]]: bit/s received on IF over
+# SECONDS, counting OVERHEAD bytes (default 0) per frame beyond what the
+# interface counts. With FILE (a counter, read from within NS), prints a
+# second number: FILE's increase per second over the same window.
+# Counters and times are read with shell builtins in one process, so no
+# process start-up (slow under emulation) falls between a reading and its
+# timestamp. Each reading is bracketed by two timestamps and taken again
+# (up to 20 times) while they lie more than 1 ms apart: a vCPU descheduled
+# between a reading and its timestamp would skew the rate by the length of
+# the stall. The time of a reading is its bracket's middle.
 wire_rate() {
 	ip netns exec "$1" bash -c '
-		d=/sys/class/net/$1/statistics
-		read -r b0 <"$d/rx_bytes"; read -r p0 <"$d/rx_packets"; t0=$EPOCHREALTIME
+		d=/sys/class/net/$1/statistics f=$4
+		snap() {
+			local i ta tb
+			for i in {1..20}; do
+				ta=${EPOCHREALTIME/[.,]/}
+				read -r B <"$d/rx_bytes"; read -r P <"$d/rx_packets"
+				X=0; [ -n "$f" ] && read -r X <"$f"
+				tb=${EPOCHREALTIME/[.,]/}
+				[ $((tb - ta)) -le 1000 ] && break
+			done
+			[ "$i" -gt 1 ] &&
+				echo "# wire_rate: reading taken $i times (last in $((tb - ta)) us)" >&2
+			T=$(((ta + tb) / 2))
+		}
+		snap; b0=$B p0=$P x0=$X t0=$T
 		sleep "$2"
-		read -r b1 <"$d/rx_bytes"; read -r p1 <"$d/rx_packets"; t1=$EPOCHREALTIME
-		awk -v b="$((b1 - b0))" -v p="$((p1 - p0))" -v o="$3" -v t0="$t0" -v t1="$t1" \
-			"BEGIN { printf \"%.0f\n\", (b + p * o) * 8 / (t1 - t0) }"' _ "$2" "$3" "${4:-0}"
+		snap; b1=$B p1=$P x1=$X t1=$T
+		awk -v b="$((b1 - b0))" -v p="$((p1 - p0))" -v o="$3" -v us="$((t1 - t0))" \
+			-v x="$((x1 - x0))" -v f="$f" \
+			"BEGIN { printf \"%.0f\", (b + p * o) * 8 * 1e6 / us
+				if (f != \"\") printf \" %.0f\", x * 1e6 / us
+				printf \"\\n\" }"' _ "$2" "$3" "${4:-0}" "${5:-}"
 }
 
 # ---- congestion control ----------------------------------------------------
