@@ -48,6 +48,26 @@ TEST(Framework, PacerAccumulatesAndBoundsCatchUp) {
   EXPECT_EQ(rxe_cc_pace(7'000'000, 5'000'000, burst, 1100, 0), 5'000'000u);
 }
 
+TEST(Framework, PacerUnusedCreditIsWhatTheCatchUpBoundDrops) {
+  const uint64_t rate = 100'000'000;  // 88 us per 1100 B
+  const uint64_t burst = 176'000;
+  // Nothing sent yet, or not paced: nothing is unused.
+  EXPECT_EQ(rxe_cc_pace_unused(0, 5'000'000, burst, rate), 0u);
+  EXPECT_EQ(rxe_cc_pace_unused(1'000'000, 5'000'000, burst, 0), 0u);
+  // Late by less than the budget, or exactly by it: all credit is used.
+  EXPECT_EQ(rxe_cc_pace_unused(1'000'000, 1'100'000, burst, rate), 0u);
+  EXPECT_EQ(rxe_cc_pace_unused(1'000'000, 1'000'000 + burst, burst, rate), 0u);
+  // Ahead of the schedule: nothing unused.
+  EXPECT_EQ(rxe_cc_pace_unused(2'000'000, 1'000'000, burst, rate), 0u);
+  // Late by 4 ms: all but the budget is dropped, and rxe_cc_pace() keeps
+  // exactly the budget.
+  const uint64_t t_next = 1'000'000, now = 5'000'000;
+  const uint64_t unused = rxe_cc_pace_unused(t_next, now, burst, rate);
+  EXPECT_EQ(unused, now - t_next - burst);
+  EXPECT_EQ(rxe_cc_pace(t_next, now, burst, 1100, rate),
+            t_next + unused + 88'000);
+}
+
 TEST(Framework, PacerAcrossAClockWrap) {
   const uint64_t max = std::numeric_limits<uint64_t>::max();
   const uint64_t rate = 100'000'000;

@@ -184,6 +184,7 @@ static const enum rxe_counters rxe_cc_stat_ids[] = {
 	RXE_CNT_CC_CNP_IGNORED,
 	RXE_CNT_CC_ECN_CE_RCVD,
 	RXE_CNT_CC_PACER_WAITS,
+	RXE_CNT_CC_PACER_UNUSED_US,
 	RXE_CNT_CC_RATE_DEC,
 	RXE_CNT_CC_RATE_INC,
 	RXE_CNT_PFC_PAUSE_RCVD,
@@ -928,6 +929,7 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 		.psn = pkt->psn,
 	};
 	u64 now = ktime_get_ns();
+	u64 unused, us;
 	u32 ev;
 
 	if (pkt->mask & RXE_START_MASK)
@@ -945,12 +947,20 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 	}
 	if (ops->on_send)
 		ops->on_send(&cc->ctx, &tx, now);
+	/* the device counter gains the whole microseconds this QP's total does */
+	unused = rxe_cc_pace_unused(cc->t_next, now, cc->burst_ns,
+				    cc->ctx.out.rate_bps);
+	us = div_u64(cc->stats.pacer_unused_ns + unused, NSEC_PER_USEC) -
+	     div_u64(cc->stats.pacer_unused_ns, NSEC_PER_USEC);
+	cc->stats.pacer_unused_ns += unused;
 	cc->t_next = rxe_cc_pace(cc->t_next, now, cc->burst_ns, tx.bytes,
 				 cc->ctx.out.rate_bps);
 	ev = rxe_cc_take_events(qp);
 	spin_unlock_bh(&cc->lock);
 
 	rxe_cc_count_events(rxe, ev);
+	if (us)
+		atomic64_add(us, &rxe->stats_counters[RXE_CNT_CC_PACER_UNUSED_US]);
 }
 
 /* IP TOS of a packet a CC QP sends (rxe_prepare) */

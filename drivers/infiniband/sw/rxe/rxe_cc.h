@@ -565,6 +565,24 @@ static inline u64 rxe_cc_pace(u64 t_next, u64 now, u64 burst_ns, u32 bytes,
 	return t_next + rxe_cc_tx_time_ns(bytes, rate_bps);
 }
 
+/**
+ * rxe_cc_pace_unused() - pacing credit a transmission finds unused
+ * @t_next: earliest send time before this packet, 0 = nothing sent yet
+ * @now: when the packet is sent
+ * @burst_ns: the catch-up budget (as for rxe_cc_pace())
+ * @rate_bps: pacing rate, 0 = not paced
+ *
+ * Return: how long, beyond @burst_ns, the pacer had let the QP send before
+ * @now: the credit rxe_cc_pace() drops.
+ */
+static inline u64 rxe_cc_pace_unused(u64 t_next, u64 now, u64 burst_ns,
+				     u64 rate_bps)
+{
+	if (!rate_bps || !t_next || !rxe_cc_before(t_next, now - burst_ns))
+		return 0;
+	return now - burst_ns - t_next;
+}
+
 /* Signed distance from PSN @b to PSN @a in the 24-bit PSN space */
 static inline s32 rxe_cc_psn_diff(u32 a, u32 b)
 {

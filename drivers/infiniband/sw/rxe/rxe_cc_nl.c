@@ -452,6 +452,9 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct genl_info *info,
 		    rxe_cc_put_stat(msg, "cnp_tx", qi->stats.cnp_tx) ||
 		    rxe_cc_put_stat(msg, "ce_rx", qi->stats.ce_rx) ||
 		    rxe_cc_put_stat(msg, "pacer_waits", qi->stats.pacer_waits) ||
+		    rxe_cc_put_stat(msg, "pacer_unused_us",
+				    div_u64(qi->stats.pacer_unused_ns,
+					    NSEC_PER_USEC)) ||
 		    rxe_cc_put_stat(msg, "rate_dec", qi->stats.rate_dec) ||
 		    rxe_cc_put_stat(msg, "rate_inc", qi->stats.rate_inc))
 			goto cancel;

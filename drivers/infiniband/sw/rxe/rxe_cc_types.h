@@ -25,6 +25,9 @@
  * @cnp_tx: CNPs sent by this QP as a notification point
  * @ce_rx: CE-marked data packets received
  * @pacer_waits: times the gate held the QP
+ * @pacer_unused_ns: pacing credit left unused: time, beyond the catch-up
+ *		     budget, in which the pacer let the QP send but it sent
+ *		     nothing (it had no data or was not run in time)
  * @rate_dec: rate or window decreases
  * @rate_inc: rate or window increases
  */
@@ -33,6 +36,7 @@ struct rxe_cc_qp_stats {
 	u64 cnp_tx;
 	u64 ce_rx;
 	u64 pacer_waits;
+	u64 pacer_unused_ns;
 	u64 rate_dec;
 	u64 rate_inc;
 };
