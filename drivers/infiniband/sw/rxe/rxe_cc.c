@@ -929,7 +929,7 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 		.psn = pkt->psn,
 	};
 	u64 now = ktime_get_ns();
-	u64 unused, us;
+	u64 unused, us = 0;
 	u32 ev;
 
 	if (pkt->mask & RXE_START_MASK)
@@ -950,9 +950,12 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, const struct rxe_pkt_info *pkt)
 	/* the device counter gains the whole microseconds this QP's total does */
 	unused = rxe_cc_pace_unused(cc->t_next, now, cc->burst_ns,
 				    cc->ctx.out.rate_bps);
-	us = div_u64(cc->stats.pacer_unused_ns + unused, NSEC_PER_USEC) -
-	     div_u64(cc->stats.pacer_unused_ns, NSEC_PER_USEC);
-	cc->stats.pacer_unused_ns += unused;
+	if (unused) {
+		us = div_u64(cc->stats.pacer_unused_ns + unused,
+			     NSEC_PER_USEC) -
+		     div_u64(cc->stats.pacer_unused_ns, NSEC_PER_USEC);
+		cc->stats.pacer_unused_ns += unused;
+	}
 	cc->t_next = rxe_cc_pace(cc->t_next, now, cc->burst_ns, tx.bytes,
 				 cc->ctx.out.rate_bps);
 	ev = rxe_cc_take_events(qp);
