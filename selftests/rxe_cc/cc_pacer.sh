@@ -1,8 +1,8 @@
 #!/bin/bash
 # The rate pacer: a QP running "fixed" achieves its set rate within 2%
 # across 5%..100% of the line rate, for RDMA WRITEs and for READ responses
-# (sent by the responder), and a paced QP does not slow an unpaced QP of
-# the same hosts.
+# (sent by the responder), and a paced QP waiting for its credit does not
+# busy-wait or stop an unpaced QP of the same hosts.
 . "$(dirname "$0")/lib.sh"
 require_root
 
@@ -165,11 +165,32 @@ log "1 KiB READs: got $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s ($ERR
 check "single-packet READ responses within 2% ($ERR%; $CERR%*)" pace_ok
 rxecc dev set rxe_b algo none || die "none on rxe_b"
 
-# A paced QP next to an unpaced one: the unpaced QP (rxe_c -> rxe_d) keeps
-# its throughput. A pacer that busy-waited would take a CPU of this
-# two-CPU VM and cost the neighbour about half of it. The paced QP's
-# perftest pair sleeps on completion events (ib_send_bw -e): a polling
-# pair would itself take a CPU whatever the pacer does.
+# A paced QP next to an unpaced one. A pacer that busy-waited for its
+# credit, or held the device's shared work while it waited, would take a
+# CPU of this two-CPU VM from every other QP. Throughput taken at different
+# moments cannot show that on an emulated host whose speed swings by tens
+# of percent within a minute, so the test measures the cause: the guest's
+# CPU time (/proc/stat) while a QP paced at 5% of the line rate waits
+# between its frames, against the same window with nothing running. The
+# paced perftest pair sleeps on completion events (ib_send_bw -e): a
+# polling pair would itself take a CPU whatever the pacer does. Then an
+# unpaced QP runs beside it on the other link, and must keep moving.
+#
+# cpu_busy SECONDS: the share (0..1) of the VM's CPU time over SECONDS
+# that was neither idle nor waiting for I/O
+cpu_busy() {
+	local a b
+	a=$(head -1 /proc/stat)
+	sleep "$1"
+	b=$(head -1 /proc/stat)
+	# cpu user nice system idle iowait irq softirq steal ...
+	awk -v a="$a" -v b="$b" 'BEGIN { split(a, x); split(b, y); t = 0
+		for (k = 2; k <= 9; k++) t += y[k] - x[k]
+		i = y[5] - x[5] + y[6] - x[6]
+		printf "%.4f", (t > 0 ? (t - i) / t : 0) }'
+}
+
+# unpaced_rate TAG PORT: RATE is what an unpaced QP (rxe_c -> rxe_d) moves
 unpaced_rate() {
 	local tag=$1 port=$2 spid cpid
 	ip netns exec pc_b ib_write_bw -d rxe_d -x "$(gid_index rxe_d 10.9.2.2)" \
@@ -186,9 +207,10 @@ unpaced_rate() {
 	return 0
 }
 
-rxecc dev set rxe_a algo fixed rate_kbps $((line * 50)) || die "set rate"
 unpaced_rate alone 19230 || die "unpaced run"
 alone=$RATE
+idle=$(cpu_busy 4)
+rxecc dev set rxe_a algo fixed rate_kbps $((line * 50)) || die "set rate"
 ip netns exec pc_b ib_send_bw -e -d rxe_b -x "$(gid_index rxe_b 10.9.1.2)" -p 19231 \
 	-F -s $MSG -n 1000000 >"$TMP/paced.server" 2>&1 &
 ps=$!
@@ -198,22 +220,26 @@ ip netns exec pc_a ib_send_bw -e -d rxe_a -x "$(gid_index rxe_a 10.9.1.1)" -p 19
 pc=$!
 sleep 2
 vb0=$(ip netns exec pc_b cat /sys/class/net/vb/statistics/rx_bytes)
+busy=$(cpu_busy 4)
+vb1=$(ip netns exec pc_b cat /sys/class/net/vb/statistics/rx_bytes)
+ncpu=$(nproc)
+log "VM CPU ($ncpu CPUs) busy: $(pct "$idle")% with nothing running, $(pct "$busy")% while a QP paced at $((line * 50)) kbit/s sent $((vb1 - vb0)) bytes"
+# it sent at least half of 4 s at its rate: it was pacing, not stuck
+check "the paced QP sent while the CPU was measured" \
+	test $((vb1 - vb0)) -ge $((line * 50 * 1000 / 8 * 2))
+# Waking for every frame costs about a quarter of a CPU under emulation
+# (12-15 points of two CPUs in our runs; a polling perftest pair, 63); a
+# pacer that busy-waited would take a whole one
+check "the paced QP takes less than half a CPU (busy $(pct "$idle")% -> $(pct "$busy")% of $ncpu)" \
+	awk -v b="$busy" -v i="$idle" -v n="$ncpu" 'BEGIN { exit !(b - i < 0.5 / n) }'
 unpaced_rate beside 19232 || die "unpaced run beside"
 beside=$RATE
-vb1=$(ip netns exec pc_b cat /sys/class/net/vb/statistics/rx_bytes)
-# the paced QP must have run all along: at least a second's worth at its
-# rate arrived during the neighbour's run (which lasts over 3 s)
-check "the paced QP sent beside the unpaced one ($((vb1 - vb0)) bytes)" \
-	test $((vb1 - vb0)) -ge $((line * 50 * 1000 / 8)) -a -d /proc/$pc
+check "the paced QP ran beside the unpaced one" test -d /proc/$pc
 kill $pc $ps 2>/dev/null
 wait $pc $ps 2>/dev/null
-# alone again: the emulated host's throughput drifts, so the baseline is
-# the lower of the runs before and after
-unpaced_rate alone2 19233 || die "unpaced run"
-[ "$RATE" -lt "$alone" ] && alone=$RATE
-log "unpaced QP alone: $((alone / 1000000)) Mbit/s; beside a QP paced at $((line / 20)) Mbit/s: $((beside / 1000000)) Mbit/s"
-check "the unpaced QP is not slowed by the paced one" \
-	awk -v a="$alone" -v b="$beside" 'BEGIN { exit !(b >= a * 0.7) }'
+log "unpaced QP alone: $((alone / 1000000)) Mbit/s; beside the paced one: $((beside / 1000000)) Mbit/s"
+check "the unpaced QP keeps moving beside the paced one" \
+	awk -v a="$alone" -v b="$beside" 'BEGIN { exit !(b >= a * 0.4) }'
 
 cleanup
 rxe_unload || fail "unload"
