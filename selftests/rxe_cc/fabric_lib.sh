@@ -238,3 +238,56 @@ flat_value() {
 host_counter_sum() {
 	cat "$1"/*.counters | awk -v k="$2" '$1 == k { s += $2 } END { print s + 0 }'
 }
+
+# fabric_drops: the running fabric's non-zero drop counters by reason
+# ("s0.drops.pfc_headroom=3 ..."), empty when nothing was dropped
+fabric_drops() {
+	if fabric_on_host; then
+		fabric_request query flat
+	else
+		"$FABRIC_BIN" query "$FABRIC_SOCK" flat
+	fi | awk '$1 ~ /\.drops\./ && $2 > 0 { printf "%s%s=%s", s, $1, $2; s = " " }'
+}
+
+# The link rates of the fabric tests must be ones that rxe senders in this
+# VM exceed, so that the links and not the emulated CPU are the bottleneck.
+# What a sender reaches depends on the machine (47-70 Mbit/s here, about
+# 30 on a slower CI host), so it is measured once per boot and kept in
+# SENDER_CAPACITY: fabric_rate stores what its calibration flow reached;
+# a test run without it measures a one-host incast at 1000 Mbit/s.
+SENDER_CAPACITY=/run/rxecc-sender-capacity
+
+# sender_capacity_store BPS: keep a measured single-sender rate
+sender_capacity_store() { echo "$1" >"$SENDER_CAPACITY"; }
+
+# sender_capacity: bit/s one sender reaches through the fabric
+sender_capacity() {
+	local r=$TMP/capacity a b rate
+	if [ -s "$SENDER_CAPACITY" ]; then
+		cat "$SENDER_CAPACITY"
+		return 0
+	fi
+	"$RXECC_TOP/scripts/experiment" --prepare-only -o "$r" --algo none --hosts 1 \
+		--rate 1000M --no-ecn --duration 5 incast >/dev/null || return 1
+	"$RXECC_TOP/scripts/experiment-vm" "$r" >"$r.log" 2>&1 || return 1
+	a=$(awk -F= '$1 == "window_start_us" { print $2 / 1e6 + 1 }' "$r/meta.env")
+	b=$(awk -F= '$1 == "window_end_us" { print $2 / 1e6 }' "$r/meta.env")
+	rate=$(port_rate "$r/fabric/ports.csv" s0.r tx "${a:-0}" "${b:-0}")
+	[ "${rate:-0}" -gt 0 ] || return 1
+	sender_capacity_store "$rate"
+	echo "$rate"
+}
+
+# fabric_link_mbit MAX: a link rate in Mbit/s for a fabric test: MAX, or 40%
+# of sender_capacity if that is lower (at least 5); logs the choice. The
+# margin is wide because the host's CPU steal moves the VM's speed by up to
+# a factor of two within minutes (one sender reached 65 Mbit/s in
+# fabric_rate, and a victim flow alone 20-40 Mbit/s a few minutes later).
+fabric_link_mbit() {
+	local cap m
+	cap=$(sender_capacity) || die "could not measure what a sender reaches"
+	m=$(awk -v c="$cap" -v max="$1" 'BEGIN {
+		m = int(c * 0.4 / 1e6); if (m > max) m = max; if (m < 5) m = 5; print m }')
+	log "a sender reaches $(awk -v c="$cap" 'BEGIN { printf "%.1f", c / 1e6 }') Mbit/s here: links at $m Mbit/s" >&2
+	echo "$m"
+}
