@@ -7,7 +7,7 @@
 # Exit status 0 if none failed. With RXECC_OUT set, the TAP stream is also
 # written to $RXECC_OUT/selftests.tap.
 DIR=$(cd "$(dirname "$0")" && pwd)
-TIMEOUT=${RXECC_SELFTEST_TIMEOUT:-900}
+TIMEOUT=${RXECC_SELFTEST_TIMEOUT:-1200}
 
 usage() {
 	echo "usage: ${0##*/} [-t SECONDS] [TEST...]"
