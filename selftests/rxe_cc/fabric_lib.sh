@@ -154,11 +154,16 @@ fabric_start() {
 # fabric_stat KEY: a counter of the running fabric ("flat" key, see
 # Documentation/rxe-cc/fabric.rst); 0 for a queue that has been idle.
 fabric_stat() {
+	fabric_flat | awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }'
+}
+
+# fabric_flat: every counter of the running fabric, "KEY VALUE" per line
+fabric_flat() {
 	if fabric_on_host; then
 		fabric_request query flat
 	else
 		"$FABRIC_BIN" query "$FABRIC_SOCK" flat
-	fi | awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }'
+	fi
 }
 
 # fabric_stop: stop the fabric; it writes its final telemetry to the
@@ -242,16 +247,12 @@ host_counter_sum() {
 # fabric_drops: the running fabric's non-zero drop counters by reason
 # ("s0.drops.pfc_headroom=3 ..."), empty when nothing was dropped
 fabric_drops() {
-	if fabric_on_host; then
-		fabric_request query flat
-	else
-		"$FABRIC_BIN" query "$FABRIC_SOCK" flat
-	fi | awk '$1 ~ /\.drops\./ && $2 > 0 { printf "%s%s=%s", s, $1, $2; s = " " }'
+	fabric_flat | awk '$1 ~ /\.drops\./ && $2 > 0 { printf "%s%s=%s", s, $1, $2; s = " " }'
 }
 
 # The link rates of the fabric tests must be ones that rxe senders in this
 # VM exceed, so that the links and not the emulated CPU are the bottleneck.
-# What a sender reaches depends on the machine (47-70 Mbit/s here, about
+# What a sender reaches depends on the machine (47-79 Mbit/s here, about
 # 30 on a slower CI host), so it is measured once per boot and kept in
 # SENDER_CAPACITY: fabric_rate stores what its calibration flow reached;
 # a test run without it measures a one-host incast at 1000 Mbit/s.

@@ -1,7 +1,7 @@
 #!/bin/bash
-# A flow (one perftest run) through the fabric is held to the configured link rate
-# within 3%: the fabric serialises at that rate and PFC (honoured by rxe)
-# holds the sender back instead of dropping. Measured on the wire at the
+# A flow (one perftest run) through the fabric is held to the configured
+# link rate within 3%: the fabric serialises at that rate and PFC (honoured
+# by rxe) holds the sender back instead of dropping. Measured on the wire at the
 # receiver, for two link rates below what the sender reaches.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fabric_lib.sh"
@@ -27,16 +27,17 @@ wait_gid rxe_fr_a 10.9.0.1 && wait_gid rxe_fr_b 10.9.0.2 || ksft_exit
 # stalls for tens of ms on a busy host. A QP has at most 128 packets (about
 # 140 KB) unacknowledged, and its receiver acknowledges every 64: one QP
 # keeps as little as 70 KB queued (43 ms at 13 Mbit/s), and with one QP a
-# CI run fell 7% short at 13 Mbit/s. Four QPs keep up to 560 KB outstanding, so PFC holds
-# the queue between XON at 250 KB and XOFF at 300 KB: 50 ms at 40 Mbit/s,
-# more at lower rates. The headroom takes the rest of the window. Queueing
-# delays then reach a second at the lowest rates, far beyond the default
-# retransmission timeout of 67 ms (perftest's -u 14): a lossless link would
-# see spurious go-back-N retransmissions that pile duplicates into the
-# queue. So the QPs get a 2 s timeout (-u 19). Retransmissions are logged,
-# not failed: with four QPs, one run saw 5 with no drop in the fabric, so
-# frames were lost outside it, most likely in the UDP socket QEMU reads
-# for a stalled guest.
+# CI run fell 7% short at 13 Mbit/s. Four QPs keep up to 560 KB
+# outstanding, so PFC holds the queue between XON at 250 KB and XOFF at
+# 300 KB: 50 ms at 40 Mbit/s, more at lower rates. The headroom takes the
+# rest of the window. Queueing delays then reach a second at the lowest
+# rates, far beyond the default retransmission timeout of 67 ms (perftest's
+# -u 14): a lossless link would see spurious go-back-N retransmissions that
+# pile duplicates into the queue. So the QPs get a 2 s timeout (-u 19).
+# Retransmissions are logged, not failed: with four QPs, runs saw 2 and 5
+# with no drop in the fabric, so frames were lost outside it, most likely
+# in the UDP socket QEMU reads for a stalled guest. (Each one also costs
+# rate: the run with 2 fell 4% short at 38 Mbit/s. Still open.)
 flow_through() {
 	local mbit=$1 port=$2 tag=$3 spid cpid
 	cat >"$TMP/topo" <<T
