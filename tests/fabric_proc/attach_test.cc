@@ -36,6 +36,23 @@ TEST(AttachSpec, Dgram)
 	EXPECT_EQ(a.resource(), "UDP 127.0.0.1:1");
 }
 
+TEST(AttachSpec, UnixDgram)
+{
+	AttachSpec a;
+	std::string err;
+	ASSERT_TRUE(parse_attach_spec("dgram:/run/fab/f0.sock:/run/fab/q0.sock", a, err)) << err;
+	EXPECT_EQ(a.kind, AttachKind::kUnixDgram);
+	EXPECT_EQ(a.path, "/run/fab/f0.sock");
+	EXPECT_EQ(a.remote_path, "/run/fab/q0.sock");
+	EXPECT_EQ(a.resource(), "socket /run/fab/f0.sock");
+	std::string longest = "/" + std::string(kMaxUnixPath - 1, 'x');
+	ASSERT_TRUE(parse_attach_spec("dgram:" + longest + ":/q", a, err)) << err;
+	EXPECT_FALSE(parse_attach_spec("dgram:" + longest + "y:/q", a, err));
+	EXPECT_NE(err.find("absolute paths"), std::string::npos) << err;
+	EXPECT_FALSE(parse_attach_spec("dgram:/a:/a", a, err));
+	EXPECT_NE(err.find("the same"), std::string::npos) << err;
+}
+
 TEST(AttachSpec, Stream)
 {
 	AttachSpec a;
@@ -69,6 +86,13 @@ TEST(AttachSpec, RejectsBad)
 		"dgram:[::1]:5000:127.0.0.1:6000",
 		"dgram:[127.0.0.1]:5000:[::1]:6000",
 		"dgram:127.0.0.1:x:127.0.0.1:6000",
+		"dgram:/tmp/f.sock",
+		"dgram:/tmp/f.sock:",
+		"dgram:/tmp/f.sock:q.sock",
+		"dgram:/tmp/f.sock:/tmp/q:1.sock",
+		"dgram:/tmp/dir/:/tmp/q.sock",
+		"dgram:/tmp/f.sock:/tmp/dir/",
+		"dgram:/tmp/f.sock:127.0.0.1:6000",
 		"stream:",
 		"stream:/tmp/dir/",
 	};

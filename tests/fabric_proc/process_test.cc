@@ -2,8 +2,9 @@
 //
 // The real rxecc-fabric process on loopback with dgram: ports (no root
 // needed): forwarding at the configured rate, counters through the control
-// socket, PFC toward an over-subscribing sender, telemetry files, and
-// configuration errors.
+// socket, PFC toward an over-subscribing sender, unix dgram ports holding
+// frames for a receiver that stalls, telemetry files, and configuration
+// errors.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -11,6 +12,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,6 +69,32 @@ void send_to(int s, uint16_t port, const std::vector<uint8_t> &f)
 	a.sin_family = AF_INET;
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	a.sin_port = htons(port);
+	ASSERT_EQ(sendto(s, f.data(), f.size(), 0, reinterpret_cast<sockaddr *>(&a), sizeof(a)),
+		  static_cast<ssize_t>(f.size()));
+}
+
+sockaddr_un unix_addr(const std::string &path)
+{
+	sockaddr_un a{};
+	a.sun_family = AF_UNIX;
+	std::snprintf(a.sun_path, sizeof(a.sun_path), "%s", path.c_str());
+	return a;
+}
+
+// A unix datagram socket bound to path, as QEMU's -netdev dgram makes it.
+int unix_dgram_socket(const std::string &path)
+{
+	// Not inherited by the fabric process, or closing it here would not
+	// close it.
+	int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	sockaddr_un a = unix_addr(path);
+	EXPECT_EQ(bind(s, reinterpret_cast<sockaddr *>(&a), sizeof(a)), 0) << path;
+	return s;
+}
+
+void unix_send_to(int s, const std::string &path, const std::vector<uint8_t> &f)
+{
+	sockaddr_un a = unix_addr(path);
 	ASSERT_EQ(sendto(s, f.data(), f.size(), 0, reinterpret_cast<sockaddr *>(&a), sizeof(a)),
 		  static_cast<ssize_t>(f.size()));
 }
@@ -171,10 +199,13 @@ std::string flat_value(const std::string &flat, const std::string &key)
 // A temporary directory with a topology, and the fabric process on it.
 class Fabric {
 public:
-	explicit Fabric(const std::string &topology)
+	// "{dir}" in the topology stands for the directory.
+	explicit Fabric(std::string topology)
 	{
 		char d[] = "/tmp/rxecc-fabric-test-XXXXXX";
 		dir_ = mkdtemp(d);
+		for (size_t at; (at = topology.find("{dir}")) != std::string::npos;)
+			topology.replace(at, 5, dir_);
 		std::ofstream(dir_ + "/topo") << topology;
 	}
 	~Fabric()
@@ -384,6 +415,62 @@ TEST(Process, PfcTowardAnOversubscribingSender)
 	EXPECT_EQ(fab.wait_exit(), 0);
 	close(a);
 	close(c);
+}
+
+TEST(Process, UnixDgramPortsHoldFramesForAStalledReceiver)
+{
+	Fabric fab("switch s0 buffer=1MB\n"
+		   "port s0:a rate=100M delay=10us attach=dgram:{dir}/fa.sock:{dir}/ha.sock\n"
+		   "port s0:b rate=100M delay=10us attach=dgram:{dir}/fb.sock:{dir}/hb.sock\n");
+	int a = unix_dgram_socket(fab.dir() + "/ha.sock");
+	int b = unix_dgram_socket(fab.dir() + "/hb.sock");
+	ASSERT_TRUE(fab.start());
+	// b reads nothing for 300 ms, far longer than the 300 frames take
+	// (25 ms).  Its socket queues net.unix.max_dgram_qlen of them (10 by
+	// default); a UDP socket would drop the rest, the fabric holds them.
+	const uint32_t n = 300;
+	for (uint32_t i = 0; i < n; i++)
+		unix_send_to(a, fab.dir() + "/fa.sock", ip_frame(1000, 0, i));
+	usleep(300000);
+	std::vector<uint8_t> f;
+	uint64_t t;
+	for (uint32_t i = 0; i < n; i++) {
+		ASSERT_TRUE(recv_frame(b, f, t, 3000)) << "frame " << i;
+		ASSERT_EQ(seq_of(f), i);
+	}
+	std::string flat = fab.query("flat");
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_frames"), std::to_string(n));
+	EXPECT_EQ(flat_value(flat, "s0.b.tx_frames"), std::to_string(n));
+	EXPECT_EQ(flat_value(flat, "s0.b.tx_lost"), "0");
+	EXPECT_EQ(flat_value(flat, "total_drops"), "0");
+
+	// The receiver is replaced (QEMU restarted): frames go to the new
+	// socket at the path, none is lost.
+	close(b);
+	unlink((fab.dir() + "/hb.sock").c_str());
+	b = unix_dgram_socket(fab.dir() + "/hb.sock");
+	for (uint32_t i = 0; i < 5; i++)
+		unix_send_to(a, fab.dir() + "/fa.sock", ip_frame(1000, 0, n + i));
+	for (uint32_t i = 0; i < 5; i++) {
+		ASSERT_TRUE(recv_frame(b, f, t, 3000)) << "frame " << n + i;
+		EXPECT_EQ(seq_of(f), n + i);
+	}
+	EXPECT_EQ(flat_value(fab.query("flat"), "total_drops"), "0");
+	// Frames from anyone but the configured peer are not forwarded.
+	int x = unix_dgram_socket(fab.dir() + "/x.sock");
+	sockaddr_un fa = unix_addr(fab.dir() + "/fa.sock");
+	std::vector<uint8_t> stray = ip_frame(1000, 0, 999);
+	sendto(x, stray.data(), stray.size(), MSG_DONTWAIT, reinterpret_cast<sockaddr *>(&fa),
+	       sizeof(fa));
+	EXPECT_FALSE(recv_frame(b, f, t, 200));
+	EXPECT_EQ(flat_value(fab.query("flat"), "s0.a.rx_frames"), std::to_string(n + 5));
+
+	EXPECT_EQ(fab.query("quit"), "ok\n");
+	EXPECT_EQ(fab.wait_exit(), 0);
+	EXPECT_NE(access((fab.dir() + "/fb.sock").c_str(), F_OK), 0);	// removed at exit
+	close(a);
+	close(b);
+	close(x);
 }
 
 TEST(Process, ConfigurationErrorsExit2BeforeStarting)

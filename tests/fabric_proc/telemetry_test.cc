@@ -146,7 +146,8 @@ TEST(Telemetry, FlatAndJsonAgree)
 			     "\"name\":\"a\",\"attach\":\"dgram:127.0.0.1:1:127.0.0.1:2\","
 			     "\"rate_bps\":1000000000,\"delay_ns\":1000,\"rx_frames\":3,"
 			     "\"rx_bytes\":3000,\"tx_frames\":0,\"tx_bytes\":0,"
-			     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"rx_oversize\":0,"
+			     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"tx_lost\":0,"
+			     "\"rx_errors\":0,\"rx_oversize\":0,"
 			     "\"rx_csum_fixed\":0,\"rx_csum_unsupported\":0,\"queues\":[]},",
 			     0),
 		  0u)
@@ -209,7 +210,8 @@ TEST(Telemetry, PortBackendCountersInSummariesOnly)
 	std::string json = b.t.json(0, lat);
 	EXPECT_NE(json.find("\"name\":\"b\",\"attach\":\"stream:/tmp/b.sock\""),
 		  std::string::npos);
-	EXPECT_NE(json.find("\"mac_control_rx\":0,\"rx_oversize\":7,\"rx_csum_fixed\":1235,"
+	EXPECT_NE(json.find("\"mac_control_rx\":0,\"tx_lost\":0,\"rx_errors\":0,"
+			    "\"rx_oversize\":7,\"rx_csum_fixed\":1235,"
 			    "\"rx_csum_unsupported\":2,\"queues\""),
 		  std::string::npos)
 		<< json;
@@ -218,4 +220,20 @@ TEST(Telemetry, PortBackendCountersInSummariesOnly)
 	b.t.sample(0, nullptr, &p);
 	ASSERT_EQ(lines(p).size(), 2u);
 	EXPECT_EQ(lines(p)[1], "0,s0,1,b,0,0,0,0,0,0");
+}
+
+TEST(Telemetry, FramesAPortRefusedAreDrops)
+{
+	Bench b;
+	PortIoStats io;
+	io.tx_dropped = 3;
+	io.rx_errors = 2;
+	b.t.set_port_io(0, 1, &io);
+	LatenessHistogram lat;
+	std::string flat = b.t.flat(0, lat);
+	EXPECT_EQ(flat_value(flat, "s0.b.tx_lost"), "3");
+	EXPECT_EQ(flat_value(flat, "s0.b.rx_errors"), "2");
+	EXPECT_EQ(flat_value(flat, "s0.a.tx_lost"), "0");
+	EXPECT_EQ(flat_value(flat, "total_drops"), "3");
+	EXPECT_NE(b.t.json(0, lat).find("\"total_drops\":3,"), std::string::npos);
 }

@@ -68,6 +68,37 @@ bool take_hostport(const std::string &s, size_t &pos, InetAddr &out, std::string
 	return true;
 }
 
+bool valid_socket_path(const std::string &p)
+{
+	return !p.empty() && p.size() <= kMaxUnixPath && p.find('\0') == std::string::npos &&
+	       p.back() != '/';
+}
+
+// dgram:LPATH:RPATH (s[6] is '/').
+bool parse_unix_dgram(const std::string &s, AttachSpec &a, std::string &err)
+{
+	const std::string rule = " (two absolute paths of 1.." + std::to_string(kMaxUnixPath) +
+				 " bytes, file names without ':')";
+	size_t colon = s.find(':', 6);
+	if (colon == std::string::npos) {
+		err = "missing remote path in '" + s + "'" + rule;
+		return false;
+	}
+	a.kind = AttachKind::kUnixDgram;
+	a.path = s.substr(6, colon - 6);
+	a.remote_path = s.substr(colon + 1);
+	if (!valid_socket_path(a.path) || !valid_socket_path(a.remote_path) ||
+	    a.remote_path[0] != '/' || a.remote_path.find(':') != std::string::npos) {
+		err = "bad socket paths in '" + s + "'" + rule;
+		return false;
+	}
+	if (a.path == a.remote_path) {
+		err = "local and remote socket are the same in '" + s + "'";
+		return false;
+	}
+	return true;
+}
+
 } // namespace
 
 std::string InetAddr::to_string() const
@@ -85,6 +116,7 @@ std::string AttachSpec::resource() const
 		return "interface " + ifname;
 	case AttachKind::kDgram:
 		return "UDP " + local.to_string();
+	case AttachKind::kUnixDgram:
 	case AttachKind::kStream:
 		return "socket " + path;
 	}
@@ -95,7 +127,8 @@ bool parse_attach_spec(const std::string &s, AttachSpec &out, std::string &err)
 {
 	AttachSpec a;
 	a.text = s;
-	const std::string form = " (if:IFNAME, dgram:LHOST:LPORT:RHOST:RPORT or stream:PATH)";
+	const std::string form =
+		" (if:IFNAME, dgram:LHOST:LPORT:RHOST:RPORT, dgram:LPATH:RPATH or stream:PATH)";
 	if (s.rfind("if:", 0) == 0) {
 		a.kind = AttachKind::kIf;
 		a.ifname = s.substr(3);
@@ -103,6 +136,9 @@ bool parse_attach_spec(const std::string &s, AttachSpec &out, std::string &err)
 			err = "bad interface name in '" + s + "'";
 			return false;
 		}
+	} else if (s.rfind("dgram:/", 0) == 0) {
+		if (!parse_unix_dgram(s, a, err))
+			return false;
 	} else if (s.rfind("dgram:", 0) == 0) {
 		a.kind = AttachKind::kDgram;
 		size_t pos = 6;
@@ -130,8 +166,7 @@ bool parse_attach_spec(const std::string &s, AttachSpec &out, std::string &err)
 	} else if (s.rfind("stream:", 0) == 0) {
 		a.kind = AttachKind::kStream;
 		a.path = s.substr(7);
-		if (a.path.empty() || a.path.size() > kMaxUnixPath ||
-		    a.path.find('\0') != std::string::npos || a.path.back() == '/') {
+		if (!valid_socket_path(a.path)) {
 			err = "bad socket path in '" + s + "' (1.." +
 			      std::to_string(kMaxUnixPath) + " bytes, a file name)";
 			return false;

@@ -6,6 +6,9 @@
 //   if:IFNAME                      AF_PACKET socket on a network interface
 //   dgram:LHOST:LPORT:RHOST:RPORT  UDP socket bound to LHOST:LPORT sending to
 //                                  RHOST:RPORT, one frame per datagram
+//   dgram:LPATH:RPATH              unix datagram socket bound to LPATH sending
+//                                  to RPATH (absolute paths without ':'); a
+//                                  full receiver holds frames, nothing is lost
 //   stream:PATH                    listening unix stream socket, frames with a
 //                                  4-byte big-endian length prefix
 //
@@ -36,15 +39,16 @@ struct InetAddr {
 	}
 };
 
-enum class AttachKind { kIf, kDgram, kStream };
+enum class AttachKind { kIf, kDgram, kUnixDgram, kStream };
 
 inline constexpr size_t kMaxUnixPath = 107;
 
 struct AttachSpec {
 	AttachKind kind = AttachKind::kIf;
 	std::string ifname;		// if:
-	InetAddr local, remote;		// dgram:
-	std::string path;		// stream:
+	InetAddr local, remote;		// dgram: (UDP)
+	std::string path;		// stream:, dgram: (unix, local)
+	std::string remote_path;	// dgram: (unix)
 	std::string text;		// as written
 	// The resource the port owns, for duplicate detection.
 	std::string resource() const;

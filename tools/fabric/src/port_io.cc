@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 
@@ -142,35 +143,87 @@ bool same_sockaddr(const sockaddr_storage &a, const sockaddr_storage &b)
 
 // ---- dgram: ----------------------------------------------------------------
 
+socklen_t to_sockaddr_un(const std::string &path, sockaddr_storage &ss)
+{
+	ss = sockaddr_storage{};
+	auto *su = reinterpret_cast<sockaddr_un *>(&ss);
+	su->sun_family = AF_UNIX;
+	std::memcpy(su->sun_path, path.data(), path.size());	// parse: <= kMaxUnixPath
+	return static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + path.size() + 1);
+}
+
+bool same_sockaddr_un(const sockaddr_storage &a, socklen_t alen, const std::string &path)
+{
+	if (a.ss_family != AF_UNIX || alen <= offsetof(sockaddr_un, sun_path))
+		return false;
+	const auto *su = reinterpret_cast<const sockaddr_un *>(&a);
+	size_t n = alen - offsetof(sockaddr_un, sun_path);
+	return strnlen(su->sun_path, n) == path.size() &&
+	       std::memcmp(su->sun_path, path.data(), path.size()) == 0;
+}
+
+// UDP, or a unix datagram socket.  A unix receiver whose queue is full
+// makes the sender wait (EAGAIN) instead of dropping: towards QEMU the
+// fabric holds the frame and retries (Tx::kBusy), and QEMU holds a frame
+// for the fabric in its queue and stops reading the guest's NIC.  The
+// port connects to QEMU's socket, so that the kernel's datagram queue
+// limit (net.unix.max_dgram_qlen, 10 by default) does not apply to frames
+// from it: those are limited by QEMU's send buffer instead.
 class DgramPort : public PortIo {
 public:
-	explicit DgramPort(const AttachSpec &s) : spec_(s) {}
+	explicit DgramPort(const AttachSpec &s)
+		: spec_(s), unix_(s.kind == AttachKind::kUnixDgram)
+	{
+	}
 	~DgramPort() override
 	{
-		if (fd_ >= 0)
+		if (fd_ >= 0) {
 			close(fd_);
+			if (unix_)
+				unlink(spec_.path.c_str());
+		}
 	}
 
 	bool open(int epfd, uint64_t tag, std::string &err) override
 	{
 		sockaddr_storage local;
-		socklen_t ll = to_sockaddr(spec_.local, local);
-		rl_ = to_sockaddr(spec_.remote, remote_);
-		fd_ = socket(spec_.local.v6 ? AF_INET6 : AF_INET,
-			     SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (fd_ < 0) {
+		socklen_t ll;
+		int family;
+		if (unix_) {
+			struct stat st;
+			if (lstat(spec_.path.c_str(), &st) == 0) {
+				if (!S_ISSOCK(st.st_mode)) {
+					err = spec_.path + " exists and is not a socket";
+					return false;
+				}
+				unlink(spec_.path.c_str());
+			}
+			ll = to_sockaddr_un(spec_.path, local);
+			rl_ = to_sockaddr_un(spec_.remote_path, remote_);
+			family = AF_UNIX;
+		} else {
+			ll = to_sockaddr(spec_.local, local);
+			rl_ = to_sockaddr(spec_.remote, remote_);
+			family = spec_.local.v6 ? AF_INET6 : AF_INET;
+		}
+		int fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
 			err = std::string("socket: ") + std::strerror(errno);
 			return false;
 		}
 		int sz = 4 << 20;
-		setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-		setsockopt(fd_, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-		if (bind(fd_, reinterpret_cast<const sockaddr *>(&local), ll) < 0) {
-			err = "bind " + spec_.local.to_string() + ": " + std::strerror(errno);
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+		if (bind(fd, reinterpret_cast<const sockaddr *>(&local), ll) < 0) {
+			err = "bind " + (unix_ ? spec_.path : spec_.local.to_string()) + ": " +
+			      std::strerror(errno);
+			close(fd);
 			return false;
 		}
+		fd_ = fd;
 		for (auto &b : bufs_)
 			b.resize(kMaxFrameBytes + 1);
+		try_connect();
 		return epoll_add(epfd, fd_, EPOLLIN, tag, err);
 	}
 
@@ -196,8 +249,12 @@ public:
 			uint64_t t = mono_ns();
 			for (size_t i = 0; i < static_cast<size_t>(n); i++) {
 				size_t len = msgs[i].msg_len;
+				bool from_remote =
+					unix_ ? same_sockaddr_un(from[i], msgs[i].msg_hdr.msg_namelen,
+								 spec_.remote_path)
+					      : same_sockaddr(from[i], remote_);
 				if ((msgs[i].msg_hdr.msg_flags & MSG_TRUNC) || len > kMaxFrameBytes ||
-				    len == 0 || !same_sockaddr(from[i], remote_)) {
+				    len == 0 || !from_remote) {
 					stats_.rx_errors++;
 					continue;
 				}
@@ -213,14 +270,29 @@ public:
 
 	Tx send(const uint8_t *data, size_t len) override
 	{
-		ssize_t n = sendto(fd_, data, len, MSG_DONTWAIT,
-				   reinterpret_cast<const sockaddr *>(&remote_), rl_);
-		if (n == static_cast<ssize_t>(len)) {
-			stats_.tx_frames++;
-			return Tx::kSent;
+		for (int attempt = 0; attempt < 2; attempt++) {
+			if (unix_ && !connected_)
+				try_connect();
+			ssize_t n;
+			if (connected_)
+				n = ::send(fd_, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+			else
+				n = sendto(fd_, data, len, MSG_DONTWAIT | MSG_NOSIGNAL,
+					   reinterpret_cast<const sockaddr *>(&remote_), rl_);
+			if (n == static_cast<ssize_t>(len)) {
+				stats_.tx_frames++;
+				return Tx::kSent;
+			}
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS))
+				return Tx::kBusy;
+			// The unix peer went away (QEMU restarted): connect to the
+			// socket now at its path and send there.
+			if (n < 0 && connected_ && (errno == ECONNREFUSED || errno == ENOTCONN)) {
+				connected_ = false;
+				continue;
+			}
+			break;
 		}
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS))
-			return Tx::kBusy;
 		stats_.tx_dropped++;
 		return Tx::kDropped;
 	}
@@ -229,7 +301,17 @@ public:
 
 private:
 	static constexpr size_t kBatch = 32;
+
+	void try_connect()
+	{
+		if (!unix_)
+			return;
+		connected_ = connect(fd_, reinterpret_cast<const sockaddr *>(&remote_), rl_) == 0;
+	}
+
 	AttachSpec spec_;
+	bool unix_;
+	bool connected_ = false;
 	sockaddr_storage remote_{};
 	socklen_t rl_ = 0;
 	int fd_ = -1;
@@ -652,6 +734,7 @@ std::unique_ptr<PortIo> make_port_io(const AttachSpec &spec)
 	case AttachKind::kIf:
 		return std::make_unique<IfPort>(spec);
 	case AttachKind::kDgram:
+	case AttachKind::kUnixDgram:
 		return std::make_unique<DgramPort>(spec);
 	case AttachKind::kStream:
 		return std::make_unique<StreamPort>(spec);

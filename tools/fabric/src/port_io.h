@@ -4,7 +4,8 @@
 //
 //   if:      AF_PACKET socket (ETH_P_ALL, promiscuous) with TPACKET_V2 RX
 //            and TX rings; frames the interface sends are ignored.
-//   dgram:   UDP socket, one frame per datagram (QEMU -netdev dgram).
+//   dgram:   UDP or unix datagram socket, one frame per datagram (QEMU
+//            -netdev dgram).
 //   stream:  listening unix stream socket, one client at a time, frames
 //            prefixed with their length as 4 bytes big endian (QEMU
 //            -netdev stream).

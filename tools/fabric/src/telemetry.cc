@@ -266,6 +266,9 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 			auto ioi = io.find({s, p});
 			const PortIoStats ios =
 				ioi != io.end() && ioi->second ? *ioi->second : PortIoStats{};
+			// Frames the port's attachment refused count as drops:
+			// the fabric forwarded them, and no host got them.
+			tot.drops += ios.tx_dropped;
 			e.begin_port(pc.name, at,
 				     {{"index", static_cast<uint64_t>(p)},
 				      {"rate_bps", pc.rate_bps},
@@ -276,6 +279,8 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 				      {"tx_bytes", c.tx_bytes},
 				      {"tx_control_frames", c.tx_control_frames},
 				      {"mac_control_rx", c.mac_control_rx},
+				      {"tx_lost", ios.tx_dropped},
+				      {"rx_errors", ios.rx_errors},
 				      {"rx_oversize", ios.rx_oversize},
 				      {"rx_csum_fixed", ios.rx_csum_fixed},
 				      {"rx_csum_unsupported", ios.rx_csum_unsupported}},
