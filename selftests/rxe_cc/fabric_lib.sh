@@ -244,10 +244,12 @@ host_counter_sum() {
 	cat "$1"/*.counters | awk -v k="$2" '$1 == k { s += $2 } END { print s + 0 }'
 }
 
-# fabric_drops: the running fabric's non-zero drop counters by reason
-# ("s0.drops.pfc_headroom=3 ..."), empty when nothing was dropped
+# fabric_drops: the running fabric's non-zero drop counters by reason and
+# the frames ports could not hand to their hosts ("s0.drops.pfc_headroom=3
+# s0.h1.tx_lost=1 ..."), empty when nothing was dropped
 fabric_drops() {
-	fabric_flat | awk '$1 ~ /\.drops\./ && $2 > 0 { printf "%s%s=%s", s, $1, $2; s = " " }'
+	fabric_flat | awk '($1 ~ /\.drops\./ || $1 ~ /\.tx_lost$/) && $2 > 0 {
+		printf "%s%s=%s", s, $1, $2; s = " " }'
 }
 
 # The link rates of the fabric tests must be ones that rxe senders in this
