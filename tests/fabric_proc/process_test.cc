@@ -219,6 +219,7 @@ public:
 		run_cmd("rm -rf " + dir_);
 	}
 	const std::string &dir() const { return dir_; }
+	pid_t pid() const { return pid_; }
 	std::string control() const { return dir_ + "/ctl.sock"; }
 
 	// Starts `run` and waits for the ready line.
@@ -471,6 +472,59 @@ TEST(Process, UnixDgramPortsHoldFramesForAStalledReceiver)
 	close(a);
 	close(b);
 	close(x);
+}
+
+TEST(Process, SamplesKeepTheirTimesWhenTheProcessStalls)
+{
+	uint16_t fa = free_udp_port(), fb = free_udp_port();
+	uint16_t ha = free_udp_port(), hb = free_udp_port();
+	Fabric fab("switch s0 buffer=1MB\n"
+		   "port s0:a rate=100M delay=10us attach=" + dgram(fa, ha) + "\n"
+		   "port s0:b rate=100M delay=10us attach=" + dgram(fb, hb) + "\n");
+	int a = udp_socket(ha), b = udp_socket(hb);
+	// Busy polling: a stop lands anywhere in the loop, also between the
+	// loop's own sampling and its reading of the frames.
+	ASSERT_TRUE(fab.start({"--busy-poll"}));
+	// Frames arrive while the process is stopped for several sampling
+	// periods; it reads them when it runs again, after those samples were
+	// due.  Fifty times, at different points of the loop.
+	std::vector<uint8_t> f;
+	uint64_t t;
+	for (uint32_t k = 0; k < 50; k++) {
+		kill(fab.pid(), SIGSTOP);
+		usleep(5000);
+		for (uint32_t i = 0; i < 3; i++)
+			send_to(a, fa, ip_frame(1000, 0, 3 * k + i));
+		kill(fab.pid(), SIGCONT);
+		for (uint32_t i = 0; i < 3; i++)
+			ASSERT_TRUE(recv_frame(b, f, t, 3000)) << "frame " << 3 * k + i;
+	}
+	EXPECT_EQ(fab.query("quit"), "ok\n");
+	EXPECT_EQ(fab.wait_exit(), 0);
+	// Every row carries its nominal time (a multiple of the 1 ms period),
+	// each once per port.
+	std::ifstream p(fab.dir() + "/tel/ports.csv");
+	std::string l;
+	std::getline(p, l);
+	uint64_t last[2] = {0, 0};
+	size_t rows = 0;
+	while (std::getline(p, l)) {
+		std::istringstream row(l);
+		std::string time, sw, port;
+		std::getline(row, time, ',');
+		std::getline(row, sw, ',');
+		std::getline(row, port, ',');
+		uint64_t us = std::stoull(time);
+		size_t idx = std::stoul(port);
+		ASSERT_LT(idx, 2u) << l;
+		EXPECT_EQ(us % 1000, 0u) << l;
+		EXPECT_GT(us, last[idx]) << l;
+		last[idx] = us;
+		rows++;
+	}
+	EXPECT_GT(rows, 2u * 100u);
+	close(a);
+	close(b);
 }
 
 TEST(Process, ConfigurationErrorsExit2BeforeStarting)

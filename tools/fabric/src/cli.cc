@@ -257,6 +257,7 @@ const char *usage_text()
 	       "Attachment SPEC (or the topology's attach= attribute of a port):\n"
 	       "  if:IFNAME                       AF_PACKET socket with TPACKET rings\n"
 	       "  dgram:LHOST:LPORT:RHOST:RPORT   UDP, one frame per datagram (QEMU dgram)\n"
+	       "  dgram:LPATH:RPATH               unix datagram socket (QEMU dgram), lossless\n"
 	       "  stream:PATH                     listening unix socket (QEMU stream)\n"
 	       "\n"
 	       "run:\n"

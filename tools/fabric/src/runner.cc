@@ -88,8 +88,8 @@ public:
 private:
 	Time now() const { return mono_ns() - start_; }
 	void advance(Time t);
+	void move_model(Time t);
 	void deliver();
-	void take_sample(Time t);
 	void flush_csv(bool force);
 	std::string answer(ControlRequest r);
 	bool finish(std::string &err);
@@ -106,6 +106,7 @@ private:
 	uint64_t start_ = 0;
 	Time model_ = 0;	// latest time given to the model
 	Time next_sample_ = 0;
+	Time end_ = kNever;	// --duration
 	bool stop_ = false;
 	FILE *queues_f_ = nullptr;
 	FILE *ports_f_ = nullptr;
@@ -179,7 +180,23 @@ bool Runner::open(std::string &err)
 	return true;
 }
 
+// Moves the model to t, taking every sample due on the way (none beyond
+// the end of the run): a sample is the model's state at its nominal time,
+// so nothing may move the model past that time before it is taken, however
+// late the process runs.  Only frames read at t enter the model after this.
 void Runner::advance(Time t)
+{
+	while (next_sample_ <= t && next_sample_ <= end_) {
+		move_model(next_sample_);
+		telemetry_.sample(model_, queues_f_ ? &queues_csv_ : nullptr,
+				  ports_f_ ? &ports_csv_ : nullptr);
+		flush_csv(false);
+		next_sample_ += o_.sample_ns;
+	}
+	move_model(t);
+}
+
+void Runner::move_model(Time t)
 {
 	if (t < model_)
 		t = model_;
@@ -214,14 +231,6 @@ void Runner::deliver()
 		if (any)
 			p.io->flush();
 	}
-}
-
-void Runner::take_sample(Time t)
-{
-	advance(t);
-	telemetry_.sample(model_, queues_f_ ? &queues_csv_ : nullptr,
-			  ports_f_ ? &ports_csv_ : nullptr);
-	flush_csv(false);
 }
 
 void Runner::flush_csv(bool force)
@@ -260,7 +269,7 @@ int Runner::loop()
 {
 	start_ = mono_ns();
 	next_sample_ = o_.sample_ns;
-	const Time end = o_.duration_ns ? *o_.duration_ns : kNever;
+	end_ = o_.duration_ns ? *o_.duration_ns : kNever;
 	std::fputs("rxecc-fabric: ready\n", stdout);
 	std::fflush(stdout);
 
@@ -269,18 +278,14 @@ int Runner::loop()
 		Time t = now();
 		// A run with --duration ends at exactly its end time, however
 		// late this wake-up is: no sample (nor model time) beyond it.
-		while (t >= next_sample_ && next_sample_ <= end) {
-			take_sample(next_sample_);
-			next_sample_ += o_.sample_ns;
-		}
-		if (t >= end) {
-			advance(end);
+		if (t >= end_) {
+			advance(end_);
 			break;
 		}
 		advance(t);
 		deliver();
 
-		Time wake = std::min({fabric_.next_event_time(), next_sample_, end});
+		Time wake = std::min({fabric_.next_event_time(), next_sample_, end_});
 		bool blocked = false;
 		for (const auto &p : ports_) {
 			wake = std::min(wake, p.pending.next_ns());
@@ -319,12 +324,11 @@ int Runner::loop()
 						       Time ft = mono > start_ ? mono - start_ : 0;
 						       if (ft > rx_now)
 							       ft = rx_now;
-						       if (ft < model_)
-							       ft = model_;
-						       model_ = ft;
+						       advance(ft);
 						       frames_in_++;
 						       fabric_.on_ingress(p.att.sw, p.att.port,
-									  std::vector<uint8_t>(d, d + len), ft);
+									  std::vector<uint8_t>(d, d + len),
+									  model_);
 					       });
 			}
 		}
