@@ -237,9 +237,16 @@ beside=$RATE
 check "the paced QP ran beside the unpaced one" test -d /proc/$pc
 kill $pc $ps 2>/dev/null
 wait $pc $ps 2>/dev/null
-log "unpaced QP alone: $((alone / 1000000)) Mbit/s; beside the paced one: $((beside / 1000000)) Mbit/s"
+# Alone again once the paced QP is gone: the host's speed moves by a
+# factor of two within a minute (CPU steal), so "beside" is compared with
+# the slower of the two runs around it. A pacer that held the device's
+# shared work would slow only the run beside it.
+unpaced_rate after 19233 || die "unpaced run after"
+after=$RATE
+log "unpaced QP alone: $((alone / 1000000)) Mbit/s; beside the paced one: $((beside / 1000000)) Mbit/s; alone again: $((after / 1000000)) Mbit/s"
 check "the unpaced QP keeps moving beside the paced one" \
-	awk -v a="$alone" -v b="$beside" 'BEGIN { exit !(b >= a * 0.4) }'
+	awk -v a="$alone" -v c="$after" -v b="$beside" \
+	'BEGIN { if (c < a) a = c; exit !(b >= a * 0.4) }'
 
 cleanup
 rxe_unload || fail "unload"

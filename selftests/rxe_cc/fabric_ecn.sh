@@ -32,9 +32,14 @@ run low dcqcn 5KB,30KB,0.5
 check "low Kmin: the queue passed Kmin" test "$QMAX" -gt 5000
 check "low Kmin: the fabric marked packets" nonzero "$MARKS"
 # lossless, so every marked packet arrives; only a packet still on its way
-# when perftest tears its QPs down at the end may go uncounted
+# when perftest tears its QPs down at the end may go uncounted: at most
+# what the queue held at its peak (frames of 1024 bytes of payload or
+# more), or 1% of the marks. (One CI run missed 10 of 845 with a 39.5 KB
+# peak; the fabric now holds frames for a stalled guest, which adds to
+# what is on its way.)
 check "low Kmin: rxe received the marks (CE $CE of $MARKS)" \
-	awk -v c="$CE" -v m="$MARKS" 'BEGIN { exit !(c <= m && c >= 0.99 * m) }'
+	awk -v c="$CE" -v m="$MARKS" -v q="$QMAX" 'BEGIN { s = int(q / 1024)
+		if (s < 0.01 * m) s = 0.01 * m; exit !(c <= m && c >= m - s) }'
 
 run high dcqcn 3MB,3500KB,1
 check "Kmin above the queue ($QMAX < 3 MB): no marks" test "$MARKS" = 0
