@@ -141,6 +141,21 @@ bool same_sockaddr(const sockaddr_storage &a, const sockaddr_storage &b)
 	       std::memcmp(&x->sin6_addr, &y->sin6_addr, 16) == 0;
 }
 
+// Removes a stale socket file at path before a bind; false (with err) if
+// something other than a socket is there.
+bool remove_stale_socket(const std::string &path, std::string &err)
+{
+	struct stat st;
+	if (lstat(path.c_str(), &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			err = path + " exists and is not a socket";
+			return false;
+		}
+		unlink(path.c_str());
+	}
+	return true;
+}
+
 // ---- dgram: ----------------------------------------------------------------
 
 socklen_t to_sockaddr_un(const std::string &path, sockaddr_storage &ss)
@@ -190,14 +205,8 @@ public:
 		socklen_t ll;
 		int family;
 		if (unix_) {
-			struct stat st;
-			if (lstat(spec_.path.c_str(), &st) == 0) {
-				if (!S_ISSOCK(st.st_mode)) {
-					err = spec_.path + " exists and is not a socket";
-					return false;
-				}
-				unlink(spec_.path.c_str());
-			}
+			if (!remove_stale_socket(spec_.path, err))
+				return false;
 			ll = to_sockaddr_un(spec_.path, local);
 			rl_ = to_sockaddr_un(spec_.remote_path, remote_);
 			family = AF_UNIX;
@@ -340,14 +349,8 @@ public:
 		sockaddr_un sa{};
 		sa.sun_family = AF_UNIX;
 		std::memcpy(sa.sun_path, spec_.path.c_str(), spec_.path.size());
-		struct stat st;
-		if (lstat(spec_.path.c_str(), &st) == 0) {
-			if (!S_ISSOCK(st.st_mode)) {
-				err = spec_.path + " exists and is not a socket";
-				return false;
-			}
-			unlink(spec_.path.c_str());
-		}
+		if (!remove_stale_socket(spec_.path, err))
+			return false;
 		lfd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (lfd_ < 0) {
 			err = std::string("socket: ") + std::strerror(errno);
