@@ -45,11 +45,9 @@ paced_run() {
 	ip netns exec pc_a "$tool" -d rxe_a -x "$(gid_index rxe_a 10.9.1.1)" \
 		-p "$port" -F -s $MSG -n 1000000 10.9.1.2 >"$TMP/$tag.client" 2>&1 &
 	cpid=$!
-	# data flows once the receiver has seen a few messages
-	for _ in $(seq 1 200); do
-		[ $(($(ip netns exec "$rxns" cat "$f") - b0)) -gt 300000 ] && break
-		sleep 0.05
-	done
+	# data flows once the receiver has seen a few messages (the
+	# measurement below finds out if it never did)
+	wait_until 60 eval '[ $(($(ip netns exec "$rxns" cat "$f") - b0)) -gt 300000 ]'
 	sleep 0.5
 	# hw counters are shown in the initial namespace's sysfs only
 	r=$(wire_rate "$rxns" "$rxif" "$secs" 0 \

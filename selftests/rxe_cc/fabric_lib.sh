@@ -31,13 +31,10 @@ fabric_placement() { if fabric_on_host; then echo host; else echo vm; fi; }
 # fabric_request WORDS...: one request to the agent; prints the answer's
 # payload, fails (with the answer on stdout) unless it starts with "ok".
 fabric_request() {
-	local a=$FABRIC_AGENT t
+	local a=$FABRIC_AGENT
 	rm -f "$a/resp"
 	echo "$*" >"$a/req.tmp" && mv "$a/req.tmp" "$a/req"
-	for t in $(seq 1 600); do
-		[ -f "$a/resp" ] && break
-		sleep 0.05
-	done
+	wait_until 60 eval '[ -f "$a/resp" ]'
 	[ -f "$a/resp" ] || { echo "error: the fabric agent did not answer '$1'"; return 1; }
 	FABRIC_ANSWER=$(head -1 "$a/resp")
 	tail -n +2 "$a/resp"
@@ -67,19 +64,20 @@ fabric_nic_offloads() {
 		die "ethtool -K $2 (in $1) failed: offloads must be off on fabric links"
 }
 
+# nic_by_mac MAC: the initial namespace's interface with MAC, if any
+nic_by_mac() {
+	ip -o link | awk -v m="$1" 'index($0, "link/ether " m) {
+		sub(":$", "", $2); sub("@.*", "", $2); print $2; exit }'
+}
+
 # fabric_nic K: name of the VM's fabric NIC K in the initial namespace,
 # waiting for it (a NIC returns there when the namespace that held it goes
-# away, which the kernel finishes in the background)
+# away, which the kernel finishes in the background; at most 60 s)
 fabric_nic() {
-	local mac t dev
+	local mac dev=
 	mac=$(printf '02:fa:00:00:00:%02x' "$1")
-	for t in $(seq 1 100); do
-		dev=$(ip -o link | awk -v m="$mac" 'index($0, "link/ether " m) {
-			sub(":$", "", $2); sub("@.*", "", $2); print $2; exit }')
-		[ -n "$dev" ] && { echo "$dev"; return 0; }
-		sleep 0.1
-	done
-	return 1
+	wait_until 60 eval 'dev=$(nic_by_mac "$mac"); [ -n "$dev" ]' || return 1
+	echo "$dev"
 }
 
 # fabric_host FABNS NAME IPV4 [MAC]: host NAME (a namespace) with eth0
@@ -114,7 +112,7 @@ fabric_host() {
 # or on the host) with a control socket; returns once it is forwarding,
 # with FABRIC_T0 = the wall-clock time of the fabric's time 0.
 fabric_start() {
-	local ns=$1 topo=$2 dir=$3 t
+	local ns=$1 topo=$2 dir=$3
 	shift 3
 	FABRIC_TEL=$dir
 	FABRIC_LOG=$TMP/fabric.log
@@ -138,14 +136,12 @@ fabric_start() {
 		--control "$FABRIC_SOCK" "$@" >"$FABRIC_LOG" 2>&1 &
 	FABRIC_PID=$!
 	_bg_pids+=("$FABRIC_PID")
-	for t in $(seq 1 200); do
-		if grep -q '^rxecc-fabric: ready' "$FABRIC_LOG"; then
-			FABRIC_T0=$EPOCHREALTIME
-			return 0
-		fi
-		kill -0 "$FABRIC_PID" 2>/dev/null || break
-		sleep 0.05
-	done
+	if wait_until 60 eval 'grep -q "^rxecc-fabric: ready" "$FABRIC_LOG" ||
+			! kill -0 "$FABRIC_PID" 2>/dev/null' &&
+		grep -q '^rxecc-fabric: ready' "$FABRIC_LOG"; then
+		FABRIC_T0=$EPOCHREALTIME
+		return 0
+	fi
 	fail "rxecc-fabric did not start"
 	sed 's/^/#   fabric: /' "$FABRIC_LOG"
 	ksft_exit

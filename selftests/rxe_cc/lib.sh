@@ -42,6 +42,22 @@ skip() {
 	exit $KSFT_SKIP
 }
 
+# wait_until SECS CMD...: runs CMD every 0.1 s until it succeeds (status 0)
+# or SECS seconds have passed (status 1). Start-up waits are bounded in
+# seconds, not in polls: under emulation on a busy host a poll's own
+# process start-ups take longer than its sleep, and a server or a QP can
+# take many seconds to come up.
+# CMD may be "eval STRING"; STRING then sees the caller's local variables
+# (not its positional parameters).
+wait_until() {
+	local _wu_t0=$SECONDS _wu_secs=$1
+	shift
+	until "$@"; do
+		[ $((SECONDS - _wu_t0)) -ge "$_wu_secs" ] && return 1
+		sleep 0.1
+	done
+}
+
 check() {
 	local what=$1
 	shift
@@ -177,36 +193,27 @@ gid_index() {
 	return 1
 }
 
-# wait_gid DEV IPV4: the GID table is filled asynchronously.
+# wait_gid DEV IPV4: the GID table is filled asynchronously (at most 30 s).
 wait_gid() {
-	local t
-	for t in $(seq 1 50); do
-		gid_index "$1" "$2" >/dev/null && return 0
-		sleep 0.1
-	done
+	local dev=$1 ip=$2
+	wait_until 30 eval 'gid_index "$dev" "$ip" >/dev/null' && return 0
 	fail "no RoCE v2 GID for $2 on $1"
 	return 1
 }
 
-# wait_listen NS PORT: until a TCP listener on PORT exists in NS.
+# wait_listen NS PORT: until a TCP listener on PORT exists in NS (at most
+# 30 s).
 wait_listen() {
-	local t
-	for t in $(seq 1 100); do
-		ip netns exec "$1" ss -Htln "sport = :$2" | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
+	local ns=$1 port=$2
+	wait_until 30 eval 'ip netns exec "$ns" ss -Htln "sport = :$port" | grep -q .'
 }
 
 # wait_cm_listen PORT: until an rdma_cm ID listens on PORT (rdma_cm servers
-# have no TCP listener).
+# have no TCP listener); at most 30 s.
 wait_cm_listen() {
-	local t
-	for t in $(seq 1 100); do
-		rdma resource show cm_id 2>/dev/null | grep 'state LISTEN' | grep -q ":$1 " && return 0
-		sleep 0.1
-	done
-	return 1
+	local port=$1
+	wait_until 30 eval \
+		'rdma resource show cm_id 2>/dev/null | grep "state LISTEN" | grep -q ":$port "'
 }
 
 # bg CMD...: run in the background, remembered for cleanup; sets BG_PID.
@@ -363,10 +370,10 @@ red_marked() {
 
 # traffic_start SNS SDEV SIP CNS CDEV CIP PORT: an open-ended ib_write_bw
 # from CDEV to SDEV in the background (SRV_PID, CLI_PID; output in
-# $TMP/srv and $TMP/cli); returns once the client's QP exists, with its
-# number in QPN. Stop it with traffic_stop.
+# $TMP/srv and $TMP/cli); returns once the client's QP exists (at most
+# 60 s), with its number in QPN. Stop it with traffic_stop.
 traffic_start() {
-	local sns=$1 sdev=$2 sip=$3 cns=$4 cdev=$5 cip=$6 port=$7 t
+	local sns=$1 sdev=$2 sip=$3 cns=$4 cdev=$5 cip=$6 port=$7
 	ip netns exec "$sns" ib_write_bw -d "$sdev" -x "$(gid_index "$sdev" "$sip")" \
 		-p "$port" -F -n 1000000 >"$TMP/srv" 2>&1 &
 	SRV_PID=$!
@@ -375,11 +382,7 @@ traffic_start() {
 		-p "$port" -F -n 1000000 "$sip" >"$TMP/cli" 2>&1 &
 	CLI_PID=$!
 	QPN=
-	for t in $(seq 1 150); do
-		QPN=$(qpns "$cdev" | head -1)
-		[ -n "$QPN" ] && return 0
-		sleep 0.1
-	done
+	wait_until 60 eval 'QPN=$(qpns "$cdev" | head -1); [ -n "$QPN" ]' && return 0
 	die "no RC QP on $cdev"
 }
 

@@ -1,56 +1,79 @@
 #!/bin/bash
 # Tear hosts down under active QPs: delete a netdev, and delete a namespace,
-# while ib_write_bw runs across it. Nothing may crash or warn, the rxe devices
-# must go away, and the module must unload afterwards.
+# while ib_write_bw runs across it. Nothing may crash or warn, the client's
+# QP must fail (its peer is gone), the rxe devices must go away once the
+# processes that hold them have exited, and the module must unload.
+#
+# rxe, like upstream, cannot take a device away from a process that has it
+# open (it has no disassociate_ucontext): unregistering the netdev waits
+# until the last such process has closed it. The client exits by itself when
+# its QP fails; the server only hears of the end over its TCP connection,
+# which went with the link, so the test ends it as an operator would.
 . "$(dirname "$0")/lib.sh"
 require_root
 
 # start_traffic TAG NS_S DEV_S IP_S NS_C DEV_C IP_C PORT: a long ib_write_bw
-# in the background; returns once the client has connected.
+# in the background (SERVER_PID, CLIENT_PID); returns once data flows.
+# "Flows" is read from the kernel, not from perftest's output (which it
+# writes to a file only when it exits): the client's device has an RC QP
+# and has sent 200 packets more than before it started. Start-up takes
+# seconds under emulation on a busy host, so this waits up to 90 s, and
+# gives up early if the client exits.
 start_traffic() {
-	local tag=$1 sns=$2 sdev=$3 sip=$4 cns=$5 cdev=$6 cip=$7 port=$8
+	local tag=$1 sns=$2 sdev=$3 sip=$4 cns=$5 cdev=$6 cip=$7 port=$8 t0 p0 p
 	bg ip netns exec "$sns" ib_write_bw -d "$sdev" -x "$(gid_index "$sdev" "$sip")" \
-		-p "$port" -F -D 60 >"$TMP/$tag.server" 2>&1
+		-p "$port" -F -D 300 >"$TMP/$tag.server" 2>&1
+	SERVER_PID=$BG_PID
 	wait_listen "$sns" "$port" || { fail "$tag: server did not start"; return 1; }
+	p0=$(hw_counter "$cdev" sent_pkts)
 	bg ip netns exec "$cns" ib_write_bw -d "$cdev" -x "$(gid_index "$cdev" "$cip")" \
-		-p "$port" -F -D 60 "$sip" >"$TMP/$tag.client" 2>&1
+		-p "$port" -F -D 300 "$sip" >"$TMP/$tag.client" 2>&1
 	CLIENT_PID=$BG_PID
-	# wait until data flows: the client prints its table header
-	for t in $(seq 1 100); do
-		grep -q '#bytes' "$TMP/$tag.client" && return 0
+	t0=$SECONDS
+	while [ $((SECONDS - t0)) -lt 90 ]; do
+		p=$(hw_counter "$cdev" sent_pkts)
+		if [ -n "$(qpns "$cdev")" ] && [ $((p - p0)) -ge 200 ]; then
+			log "$tag: traffic flows after $((SECONDS - t0)) s ($((p - p0)) packets sent)"
+			return 0
+		fi
+		kill -0 "$CLIENT_PID" 2>/dev/null || break
 		sleep 0.1
 	done
-	fail "$tag: no traffic started"
+	fail "$tag: no traffic after $((SECONDS - t0)) s ($((p - p0)) packets sent, client $(kill -0 "$CLIENT_PID" 2>/dev/null && echo running || echo exited))"
 	sed 's/^/#   /' "$TMP/$tag.client" "$TMP/$tag.server" | tail -20
 	return 1
 }
 
 # wait_gone DEV SECONDS: until the rxe device has been unregistered.
 wait_gone() {
-	local t
-	for t in $(seq 1 $(($2 * 10))); do
-		rdma link show | grep -q "^link $1/" || return 0
-		sleep 0.1
-	done
-	return 1
+	local dev=$1
+	wait_until "$2" eval '! rdma link show | grep -q "^link $dev/"'
 }
 
 # wait_pid PID SECONDS: until the process has exited.
 wait_pid() {
-	local t
-	for t in $(seq 1 $(($2 * 10))); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
+	local pid=$1
+	wait_until "$2" eval '! kill -0 "$pid" 2>/dev/null'
 }
 
-# stop_traffic: end the remaining perftest processes (the server has no
-# deadline of its own once its control connection is gone).
+# client_fails WHAT SECONDS: the client exits within SECONDS, and with an
+# error status: its QP has failed.
+client_fails() {
+	local rc
+	if ! wait_pid "$CLIENT_PID" "$2"; then
+		fail "$1: the ib_write_bw client still runs after $2 s"
+		return
+	fi
+	wait "$CLIENT_PID"
+	rc=$?
+	check "$1: the ib_write_bw client exits with an error (status $rc)" [ "$rc" != 0 ]
+}
+
+# stop_traffic: end the remaining perftest processes.
 stop_traffic() {
 	local pid
 	for pid in "${_bg_pids[@]}"; do kill "$pid" 2>/dev/null; done
-	wait 2>/dev/null
+	for pid in "${_bg_pids[@]}"; do wait "$pid" 2>/dev/null; done
 	_bg_pids=()
 }
 
@@ -65,11 +88,18 @@ rxe_add td_a rxe_a va
 rxe_add td_b rxe_b vb
 wait_gid rxe_a 10.3.0.1 && wait_gid rxe_b 10.3.0.2 || ksft_exit
 if start_traffic del_link td_b rxe_b 10.3.0.2 td_a rxe_a 10.3.0.1 18700; then
-	ip -n td_b link del vb || fail "ip link del vb"
-	log "deleted vb (and its peer va) under traffic"
-	# the client's QP sees errors once its retries run out, and it exits
-	check "ib_write_bw client exited after link loss" wait_pid "$CLIENT_PID" 120
+	# the deletion returns once both rxe devices have let go of va and vb
+	ip -n td_b link del vb &
+	del_pid=$!
+	log "deleting vb (and its peer va) under traffic"
+	client_fails "link loss" 30
 	stop_traffic
+	if wait_pid "$del_pid" 60; then
+		wait "$del_pid"
+		check "ip link del vb completes once the server has exited" [ $? = 0 ]
+	else
+		fail "ip link del vb still waits 60 s after the server exited"
+	fi
 	check "rxe_a unregistered" wait_gone rxe_a 60
 	check "rxe_b unregistered" wait_gone rxe_b 60
 fi
@@ -85,8 +115,10 @@ if start_traffic del_ns td_c rxe_d 10.3.1.2 td_a rxe_c 10.3.1.1 18701; then
 	ip netns del td_c || fail "ip netns del td_c"
 	_netns=(td_a td_b)
 	log "deleted namespace td_c under traffic"
-	# the server in td_c keeps the namespace alive until it exits
-	sleep 2
+	# the server's process keeps td_c alive: once it is ended, the namespace
+	# goes, and with it both ends of the link
+	kill "$SERVER_PID"
+	client_fails "peer namespace gone" 60
 	stop_traffic
 	check "rxe_d unregistered with its namespace" wait_gone rxe_d 120
 	check "rxe_c unregistered with its peer link" wait_gone rxe_c 60

@@ -48,9 +48,9 @@ ctr() { hw_counter "$1" "$2"; }
 
 # flow_start PORT SNS SDEV SIP CNS CDEV CIP CIF: an open-ended ib_write_bw
 # with TCLASS from CDEV to SDEV (FLOW_SPID, FLOW_CPID); returns once data
-# leaves CIF.
+# leaves CIF (at most 60 s).
 flow_start() {
-	local port=$1 sns=$2 sdev=$3 sip=$4 cns=$5 cdev=$6 cip=$7 cif=$8 t b0
+	local port=$1 sns=$2 sdev=$3 sip=$4 cns=$5 cdev=$6 cip=$7 cif=$8 b0
 	local f=/sys/class/net/$cif/statistics/tx_bytes
 	ip netns exec "$sns" ib_write_bw -d "$sdev" -x "$(gid_index "$sdev" "$sip")" \
 		-p "$port" -F --tclass=$TCLASS -n 1000000 >"$TMP/flow$port.server" 2>&1 &
@@ -60,10 +60,8 @@ flow_start() {
 	ip netns exec "$cns" ib_write_bw -d "$cdev" -x "$(gid_index "$cdev" "$cip")" \
 		-p "$port" -F --tclass=$TCLASS -n 1000000 "$sip" >"$TMP/flow$port.client" 2>&1 &
 	FLOW_CPID=$!
-	for t in $(seq 1 200); do
-		[ $(($(ip netns exec "$cns" cat "$f") - b0)) -gt 1000000 ] && return 0
-		sleep 0.05
-	done
+	wait_until 60 eval '[ $(($(ip netns exec "$cns" cat "$f") - b0)) -gt 1000000 ]' &&
+		return 0
 	sed 's/^/#   client: /' "$TMP/flow$port.client" | tail -5
 	die "no data from $cdev"
 }
@@ -280,12 +278,7 @@ rxe_add pp_n rxe_n nx
 pfc pp_n ny --prio '*' --quanta 65535
 check "rxe_n honours PAUSE" [ "$(ctr rxe_n pfc_pause_rcvd)" = 1 ]
 ip netns del pp_n
-gone=no
-for _ in $(seq 1 100); do
-	[ -d /sys/class/infiniband/rxe_n ] || { gone=yes; break; }
-	sleep 0.1
-done
-check "rxe_n goes with its namespace" [ $gone = yes ]
+check "rxe_n goes with its namespace" wait_until 60 eval '[ ! -d /sys/class/infiniband/rxe_n ]'
 
 # rmmod with devices present, one of them paused for 33.5 s; its QP was
 # destroyed while held
