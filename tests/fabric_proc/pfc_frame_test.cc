@@ -69,6 +69,7 @@ TEST(SendPfcOptions, DefaultsAreXoffPrio3Forever)
 	EXPECT_EQ(o.prio_mask, 0x08);
 	EXPECT_EQ(o.quanta, 0xffff);
 	EXPECT_EQ(o.count, 1u);
+	EXPECT_EQ(o.interval_ns, 0u);
 	EXPECT_FALSE(o.legacy);
 	EXPECT_FALSE(o.src);
 	EXPECT_EQ(send_pfc_frame(o, kSrc), make_pfc(kSrc, 0x08, 0xffff));
@@ -79,12 +80,13 @@ TEST(SendPfcOptions, AllOptions)
 	SendPfcOptions o;
 	std::string err;
 	ASSERT_TRUE(parse_send_pfc({"--prio", "*", "--quanta=0", "eth1", "--src",
-				    "02:00:00:00:00:fe", "--count", "5"},
+				    "02:00:00:00:00:fe", "--count", "5", "--interval", "200ms"},
 				   o, err))
 		<< err;
 	EXPECT_EQ(o.prio_mask, 0xff);
 	EXPECT_EQ(o.quanta, 0);
 	EXPECT_EQ(o.count, 5u);
+	EXPECT_EQ(o.interval_ns, 200000000u);
 	ASSERT_TRUE(o.src);
 	EXPECT_EQ(*o.src, kSrc);
 	ASSERT_TRUE(parse_send_pfc({"eth1", "--legacy", "--quanta", "65535"}, o, err)) << err;
@@ -103,6 +105,10 @@ TEST(SendPfcOptions, RejectsBadInput)
 		{"eth0", "--quanta", "-1"},
 		{"eth0", "--count", "0"},
 		{"eth0", "--count", "1000001"},
+		{"eth0", "--interval"},
+		{"eth0", "--interval", "0"},
+		{"eth0", "--interval", "61s"},
+		{"eth0", "--interval", "fast"},
 		{"eth0", "--src", "02:00:00:00:00"},
 		{"eth0", "--legacy", "--prio", "3"},
 		{"eth0", "--legacy=1"},

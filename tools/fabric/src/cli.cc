@@ -248,7 +248,7 @@ const char *usage_text()
 	       "  rxecc-fabric check -t TOPOLOGY [-a SW:PORT=SPEC]...\n"
 	       "  rxecc-fabric query SOCKPATH [stats|flat|quit]\n"
 	       "  rxecc-fabric send-pfc IFNAME [--prio LIST] [--quanta N] [--legacy]\n"
-	       "                        [--src MAC] [--count N]\n"
+	       "                        [--src MAC] [--count N] [--interval TIME]\n"
 	       "  rxecc-fabric --help | help | --version\n"
 	       "\n"
 	       "Moves Ethernet frames between the external ports of a software switch\n"
@@ -277,6 +277,8 @@ const char *usage_text()
 	       "  --legacy              802.3x PAUSE (opcode 0x0001) instead of PFC\n"
 	       "  --src MAC             source address (default: the interface's)\n"
 	       "  --count N             frames to send (default 1)\n"
+	       "  --interval TIME       one frame every TIME (at most 60s), each printed\n"
+	       "                        as \"frame N SECONDS\" (wall clock) once sent\n"
 	       "\n"
 	       "TIME: 500us, 1ms, 2s.  Exit status: 0 ok, 1 failure (check: invalid\n"
 	       "configuration), 2 usage or configuration error of run.\n";

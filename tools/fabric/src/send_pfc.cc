@@ -12,10 +12,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 
 #include "args.h"
 #include "netif.h"
 #include "pfc_frame.h"
+#include "topology.h"
 
 namespace rxecc::fabric::proc {
 
@@ -59,6 +61,16 @@ bool parse_send_pfc(const std::vector<std::string> &args, SendPfcOptions &opts,
 				return false;
 			}
 			opts.count = *c;
+		} else if (a == "--interval") {
+			if (!value())
+				return false;
+			auto t = parse_time(val);
+			if (!t || *t == 0 || *t > kMaxPfcIntervalNs) {
+				err = "send-pfc: bad --interval '" + val +
+				      "' (a time such as 200ms, at most 60s)";
+				return false;
+			}
+			opts.interval_ns = *t;
 		} else if (a == "--src") {
 			if (!value())
 				return false;
@@ -138,7 +150,21 @@ int run_send_pfc(const SendPfcOptions &opts)
 	sll.sll_halen = 6;
 	std::memcpy(sll.sll_addr, kPfcDestMac.data(), 6);
 	std::vector<uint8_t> frame = send_pfc_frame(opts, src);
+	// frame n leaves at start + n * interval (absolute times: a late
+	// wake-up does not delay the frames after it)
+	timespec start{};
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (uint64_t n = 0; n < opts.count; n++) {
+		if (opts.interval_ns && n) {
+			const uint64_t at = static_cast<uint64_t>(start.tv_sec) * 1000000000ULL +
+					    static_cast<uint64_t>(start.tv_nsec) +
+					    n * opts.interval_ns;
+			timespec ts{};
+			ts.tv_sec = static_cast<time_t>(at / 1000000000ULL);
+			ts.tv_nsec = static_cast<long>(at % 1000000000ULL);
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+			}
+		}
 		ssize_t r = sendto(fd, frame.data(), frame.size(), 0,
 				   reinterpret_cast<const sockaddr *>(&sll), sizeof(sll));
 		if (r < 0 && errno == ENOBUFS) {
@@ -152,6 +178,13 @@ int run_send_pfc(const SendPfcOptions &opts)
 				     r < 0 ? std::strerror(errno) : "short write");
 			close(fd);
 			return 1;
+		}
+		if (opts.interval_ns) {
+			timespec now{};
+			clock_gettime(CLOCK_REALTIME, &now);
+			std::printf("frame %llu %lld.%06ld\n", static_cast<unsigned long long>(n + 1),
+				    static_cast<long long>(now.tv_sec), now.tv_nsec / 1000);
+			std::fflush(stdout);
 		}
 	}
 	close(fd);
