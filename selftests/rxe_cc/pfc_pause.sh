@@ -3,8 +3,9 @@
 # priority of a flow's DSCP stops its data until the pause, converted with
 # the configured line rate, expires or XON arrives; an 802.3x PAUSE stops
 # every priority. A PAUSE for another priority, a device not named in
-# pfc_netdevs and malformed frames change nothing. QPs held by a pause and
-# their devices go away cleanly (device removal, namespace exit, rmmod).
+# pfc_netdevs and malformed frames change nothing. A held QP that fails
+# stops waiting. QPs held by a pause and their devices go away cleanly
+# (device removal, namespace exit, rmmod).
 . "$(dirname "$0")/lib.sh"
 require_root
 
@@ -243,6 +244,50 @@ for c in pfc_pause_rcvd pfc_resume_rcvd pfc_ignored pfc_waits pfc_paused_us; do
 	check "$c of rxe_c stays 0" [ "$(ctr rxe_c $c)" = 0 ]
 done
 flow_stop
+
+# ---- 7. a held QP that fails is no longer paused ---------------------------
+# rxecc-qptest keeps RDMA WRITEs going from rxe_a to rxe_b over one RC QP
+# (DSCP 26); SIGUSR1 moves that QP to ERR while a 33.5 s pause holds it.
+# Its paused time is accounted when it fails, and it no longer counts as
+# waiting for the pause.
+QPTEST=${RXECC_QPTEST:-$RXECC_TOP/build/user/bin/rxecc-qptest}
+[ -x "$QPTEST" ] || die "$QPTEST not built (make user)"
+"$QPTEST" --tclass $TCLASS rxe_a "$(gid_index rxe_a 10.9.1.1)" \
+	rxe_b "$(gid_index rxe_b 10.9.1.2)" >"$TMP/qptest.out" 2>&1 &
+qpt=$!
+if wait_until 60 eval 'grep -qs "^flowing" "$TMP/qptest.out"'; then
+	w0=$(ctr rxe_a pfc_waits)
+	u0=$(ctr rxe_a pfc_paused_us)
+	t0=$EPOCHREALTIME
+	pfc pp_b vb --prio 3 --quanta 65535
+	check "rxecc-qptest's QP is held by the pause" \
+		wait_until 10 eval '[ "$(ctr rxe_a pfc_waits)" -gt "$w0" ]'
+	th=$EPOCHREALTIME
+	sleep 1
+	t1=$EPOCHREALTIME
+	kill -USR1 $qpt
+	check "the held QP moves to ERR" wait_until 10 eval 'grep -q "^err" "$TMP/qptest.out"'
+	sleep 0.3
+	u1=$(ctr rxe_a pfc_paused_us)
+	t2=$EPOCHREALTIME
+	sleep 1
+	u2=$(ctr rxe_a pfc_paused_us)
+	log "QP held from <= $(awk -v a="$t0" -v b="$th" 'BEGIN { printf "%.1f", b - a }') s" \
+		"after the PAUSE, failed at $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s;" \
+		"pfc_paused_us +$((u1 - u0)) then, +$((u2 - u1)) in the second after"
+	check "its paused time is accounted when it fails" \
+		awk -v u=$((u1 - u0)) -v h="$th" -v a="$t0" -v b="$t1" -v c="$t2" \
+		'BEGIN { exit !(u >= (b - h) * 0.95e6 && u <= (c - a) * 1e6) }'
+	check "a failed QP no longer counts as paused" [ "$u2" = "$u1" ]
+	pfc pp_b vb --prio 3 --quanta 0
+else
+	fail "rxecc-qptest: no RDMA WRITE completed"
+fi
+kill $qpt 2>/dev/null
+wait $qpt
+rc=$?
+check "rxecc-qptest ended cleanly (status $rc)" [ $rc = 0 ]
+sed 's/^/#   rxecc-qptest: /' "$TMP/qptest.out"
 
 # ---- 6. teardown with a pause in force and a QP held ------------------------
 flow_start 19320 pp_b rxe_b 10.9.1.2 pp_a rxe_a 10.9.1.1 va

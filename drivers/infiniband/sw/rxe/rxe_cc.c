@@ -751,9 +751,15 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 	rxe_cc_qp_stop(qp);
 }
 
-/* ERR: any context; a timer that still fires finds an invalid QP. */
+/*
+ * ERR, once the state is set (process context or a QP task). The QP sends
+ * nothing more: it stops waiting for a pause now, so that the time it stays
+ * in ERR is not counted as paused. A timer that still fires finds an
+ * invalid QP.
+ */
 void rxe_cc_qp_error(struct rxe_qp *qp)
 {
+	rxe_pfc_qp_stop(qp);
 	hrtimer_try_to_cancel(&qp->cc.timer);
 }
 

@@ -385,7 +385,13 @@ bool rxe_pfc_hold(struct rxe_qp *qp, bool resp)
 	now = ktime_get_ns();
 	spin_lock_bh(&cc->lock);
 	if (!cc->pfc_wait) {
-		if (!until || !rxe_cc_before(now, until))
+		/*
+		 * A QP in ERR does not start waiting. rxe_cc_qp_error() runs
+		 * after the state is set and takes cc->lock: either it finds
+		 * this registration and ends it, or this check sees ERR.
+		 */
+		if (!until || !rxe_cc_before(now, until) ||
+		    qp_state(qp) == IB_QPS_ERR)
 			goto out;
 		cc->pfc_wait = true;
 		rxe_pfc_waiter_add(pd);
@@ -414,8 +420,9 @@ out:
 }
 
 /*
- * The QP's congestion control state ends (RESET or destroy, tasks disabled,
- * process context), before its timer is cancelled: once it no longer
+ * The QP no longer sends: it entered ERR (after the state was set), or its
+ * congestion control state ends (RESET or destroy, tasks disabled), before
+ * its timer is cancelled. Process context or a QP task. Once it no longer
  * waits, rxe_pfc_wake() leaves its timer alone.
  */
 void rxe_pfc_qp_stop(struct rxe_qp *qp)

@@ -1,0 +1,319 @@
+// rxecc-qptest: an RC QP pair between two local RDMA devices, driven so that
+// a test can change the sending QP's state while it is busy.
+//
+//   rxecc-qptest [--tclass N] [--size BYTES] [--depth N]
+//                SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX
+//
+// Connects an RC QP on SRC_DEV to one on DST_DEV (port 1, RoCE GIDs) and
+// keeps DEPTH RDMA WRITEs of SIZE bytes outstanding from the first to the
+// second. It prints (line by line, flushed):
+//
+//   flowing                  once the first WRITE completed
+//   err                      after SIGUSR1 moved the sending QP to ERR
+//   done writes N flushed M  at SIGTERM/SIGINT, before it exits 0
+//
+// After "err" it posts nothing more and collects the flushed completions.
+// Errors (bad arguments, a verbs call that fails, a completion with an
+// error before SIGUSR1) go to stderr with exit status 2 (usage) or 1.
+#include <infiniband/verbs.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+namespace {
+
+volatile std::sig_atomic_t g_to_err = 0;
+volatile std::sig_atomic_t g_stop = 0;
+
+void on_usr1(int /*sig*/) { g_to_err = 1; }
+void on_stop(int /*sig*/) { g_stop = 1; }
+
+[[noreturn]] void usage_error(const std::string &msg)
+{
+	std::fprintf(stderr, "rxecc-qptest: %s\n"
+		     "usage: rxecc-qptest [--tclass N] [--size BYTES] [--depth N] "
+		     "SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n",
+		     msg.c_str());
+	std::exit(2);
+}
+
+[[noreturn]] void fatal(const std::string &what, int err)
+{
+	std::fprintf(stderr, "rxecc-qptest: %s: %s\n", what.c_str(), std::strerror(err));
+	std::exit(1);
+}
+
+// A whole decimal number in [lo, hi], or a usage error naming WHAT.
+unsigned long parse_num(const char *what, const char *s, unsigned long lo, unsigned long hi)
+{
+	if (!s || !*s || *s == '-' || *s == '+')
+		usage_error(std::string(what) + ": expected a number");
+	char *end = nullptr;
+	errno = 0;
+	const unsigned long v = std::strtoul(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		usage_error(std::string(what) + ": '" + s + "' is not a number in " +
+			    std::to_string(lo) + ".." + std::to_string(hi));
+	return v;
+}
+
+struct Side {
+	std::string name;
+	uint8_t gid_index = 0;
+	ibv_context *ctx = nullptr;
+	ibv_pd *pd = nullptr;
+	ibv_cq *cq = nullptr;
+	ibv_qp *qp = nullptr;
+	ibv_mr *mr = nullptr;
+	ibv_gid gid{};
+	std::vector<unsigned char> buf;
+};
+
+ibv_context *open_device(const std::string &name)
+{
+	int n = 0;
+	ibv_device **list = ibv_get_device_list(&n);
+	if (!list) {
+		std::fprintf(stderr, "rxecc-qptest: no RDMA device '%s' (%s)\n", name.c_str(),
+			     std::strerror(errno));
+		std::exit(2);
+	}
+	ibv_context *ctx = nullptr;
+	for (int i = 0; i < n; i++) {
+		if (name == ibv_get_device_name(list[i])) {
+			ctx = ibv_open_device(list[i]);
+			if (!ctx)
+				fatal("ibv_open_device " + name, errno);
+			break;
+		}
+	}
+	ibv_free_device_list(list);
+	if (!ctx) {
+		std::fprintf(stderr, "rxecc-qptest: no RDMA device '%s'\n", name.c_str());
+		std::exit(2);
+	}
+	return ctx;
+}
+
+void setup(Side &s, size_t size, unsigned depth)
+{
+	s.ctx = open_device(s.name);
+	if (ibv_query_gid(s.ctx, 1, s.gid_index, &s.gid))
+		fatal(s.name + ": GID index " + std::to_string(s.gid_index), errno);
+	static const ibv_gid zero{};
+	if (!std::memcmp(&s.gid, &zero, sizeof(zero))) {
+		std::fprintf(stderr, "rxecc-qptest: %s has no GID at index %u\n",
+			     s.name.c_str(), s.gid_index);
+		std::exit(2);
+	}
+	s.pd = ibv_alloc_pd(s.ctx);
+	if (!s.pd)
+		fatal(s.name + ": ibv_alloc_pd", errno);
+	s.cq = ibv_create_cq(s.ctx, static_cast<int>(depth * 2 + 16), nullptr, nullptr, 0);
+	if (!s.cq)
+		fatal(s.name + ": ibv_create_cq", errno);
+	s.buf.assign(size, 0x5a);
+	s.mr = ibv_reg_mr(s.pd, s.buf.data(), s.buf.size(),
+			  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	if (!s.mr)
+		fatal(s.name + ": ibv_reg_mr", errno);
+	ibv_qp_init_attr ia{};
+	ia.send_cq = s.cq;
+	ia.recv_cq = s.cq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.cap.max_send_wr = depth;
+	ia.cap.max_recv_wr = 1;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	s.qp = ibv_create_qp(s.pd, &ia);
+	if (!s.qp)
+		fatal(s.name + ": ibv_create_qp", errno);
+}
+
+void modify(Side &s, ibv_qp_attr &a, int mask, const char *state)
+{
+	const int err = ibv_modify_qp(s.qp, &a, mask);
+	if (err)
+		fatal(s.name + ": modify QP to " + state, err);
+}
+
+// RESET -> INIT -> RTR -> RTS towards PEER.
+void connect(Side &s, const Side &peer, uint8_t tclass)
+{
+	ibv_qp_attr a{};
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = 1;
+	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
+	modify(s, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS,
+	       "INIT");
+
+	a = {};
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = peer.qp->qp_num;
+	a.rq_psn = 0;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = peer.gid;
+	a.ah_attr.grh.sgid_index = s.gid_index;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.traffic_class = tclass;
+	a.ah_attr.port_num = 1;
+	modify(s, a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+		     IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+	       "RTR");
+
+	a = {};
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 18;	// 1 s: a held sender must not time out meanwhile
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = 0;
+	a.max_rd_atomic = 1;
+	modify(s, a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+		     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+	       "RTS");
+}
+
+void post_write(Side &src, const Side &dst)
+{
+	ibv_sge sge{};
+	sge.addr = reinterpret_cast<uintptr_t>(src.buf.data());
+	sge.length = static_cast<uint32_t>(src.buf.size());
+	sge.lkey = src.mr->lkey;
+	ibv_send_wr wr{};
+	wr.opcode = IBV_WR_RDMA_WRITE;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.rdma.remote_addr = reinterpret_cast<uintptr_t>(dst.buf.data());
+	wr.wr.rdma.rkey = dst.mr->rkey;
+	ibv_send_wr *bad = nullptr;
+	const int err = ibv_post_send(src.qp, &wr, &bad);
+	if (err)
+		fatal(src.name + ": ibv_post_send", err);
+}
+
+void teardown(Side &s)
+{
+	if (s.qp)
+		ibv_destroy_qp(s.qp);
+	if (s.mr)
+		ibv_dereg_mr(s.mr);
+	if (s.cq)
+		ibv_destroy_cq(s.cq);
+	if (s.pd)
+		ibv_dealloc_pd(s.pd);
+	if (s.ctx)
+		ibv_close_device(s.ctx);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	unsigned long tclass = 0, size = 65536, depth = 16;
+	std::vector<const char *> pos;
+	for (int i = 1; i < argc; i++) {
+		const std::string a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+		if (a == "-h" || a == "--help") {
+			std::printf("usage: rxecc-qptest [--tclass N] [--size BYTES] [--depth N] "
+				    "SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n"
+				    "RDMA WRITEs over an RC QP pair between two local devices; "
+				    "SIGUSR1 moves the sender to ERR,\nSIGTERM ends it "
+				    "(see the head of tools/qptest/qptest.cc).\n");
+			return 0;
+		} else if (a == "--tclass") {
+			tclass = parse_num("--tclass", v, 0, 255);
+			i++;
+		} else if (a == "--size") {
+			size = parse_num("--size", v, 1, 1UL << 24);
+			i++;
+		} else if (a == "--depth") {
+			depth = parse_num("--depth", v, 1, 1024);
+			i++;
+		} else if (!a.empty() && a[0] == '-') {
+			usage_error("unknown option '" + a + "'");
+		} else {
+			pos.push_back(argv[i]);
+		}
+	}
+	if (pos.size() != 4)
+		usage_error("expected SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX");
+
+	Side src, dst;
+	src.name = pos[0];
+	src.gid_index = static_cast<uint8_t>(parse_num("SRC_GID_INDEX", pos[1], 0, 255));
+	dst.name = pos[2];
+	dst.gid_index = static_cast<uint8_t>(parse_num("DST_GID_INDEX", pos[3], 0, 255));
+	if (src.name == dst.name)
+		usage_error("SRC_DEV and DST_DEV must differ");
+
+	struct sigaction sa{};
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, nullptr);
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, nullptr);
+	sigaction(SIGINT, &sa, nullptr);
+
+	setup(src, size, static_cast<unsigned>(depth));
+	setup(dst, size, static_cast<unsigned>(depth));
+	connect(src, dst, static_cast<uint8_t>(tclass));
+	connect(dst, src, static_cast<uint8_t>(tclass));
+
+	unsigned long outstanding = 0, writes = 0, flushed = 0;
+	bool flowing = false, in_err = false;
+	const timespec nap{0, 1000000};
+	while (!g_stop) {
+		if (g_to_err && !in_err) {
+			ibv_qp_attr a{};
+			a.qp_state = IBV_QPS_ERR;
+			modify(src, a, IBV_QP_STATE, "ERR");
+			in_err = true;
+			std::printf("err\n");
+			std::fflush(stdout);
+		}
+		while (!in_err && outstanding < depth) {
+			post_write(src, dst);
+			outstanding++;
+		}
+		ibv_wc wc[16];
+		const int n = ibv_poll_cq(src.cq, 16, wc);
+		if (n < 0)
+			fatal(src.name + ": ibv_poll_cq", EIO);
+		for (int i = 0; i < n; i++) {
+			outstanding--;
+			if (wc[i].status == IBV_WC_SUCCESS) {
+				writes++;
+			} else if (in_err && wc[i].status == IBV_WC_WR_FLUSH_ERR) {
+				flushed++;
+			} else {
+				std::fprintf(stderr, "rxecc-qptest: %s: completion error: %s\n",
+					     src.name.c_str(), ibv_wc_status_str(wc[i].status));
+				return 1;
+			}
+		}
+		if (writes && !flowing) {
+			flowing = true;
+			std::printf("flowing\n");
+			std::fflush(stdout);
+		}
+		if (!n)
+			nanosleep(&nap, nullptr);
+	}
+	std::printf("done writes %lu flushed %lu\n", writes, flushed);
+	std::fflush(stdout);
+	teardown(src);
+	teardown(dst);
+	return 0;
+}
