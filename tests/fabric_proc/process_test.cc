@@ -557,6 +557,42 @@ TEST(Process, ConfigurationErrorsExit2BeforeStarting)
 	EXPECT_NE(out.find("cannot read topology"), std::string::npos) << out;
 }
 
+TEST(Process, FramesInFlightAtExitAreCountedNotDropped)
+{
+	uint16_t fa = free_udp_port(), fb = free_udp_port();
+	uint16_t ha = free_udp_port(), hb = free_udp_port();
+	// b's link takes 10 s: what the model sends there is still on its
+	// way when the fabric stops.
+	Fabric fab("switch s0 buffer=1MB\n"
+		   "port s0:a rate=100M delay=1us attach=" + dgram(fa, ha) + "\n"
+		   "port s0:b rate=100M delay=10s attach=" + dgram(fb, hb) + "\n");
+	int a = udp_socket(ha), b = udp_socket(hb);
+	ASSERT_TRUE(fab.start());
+	for (uint32_t i = 0; i < 5; i++)
+		send_to(a, fa, ip_frame(1000, 0, i));
+	std::string flat;
+	for (int i = 0; i < 300 && flat_value(flat, "s0.b.tx_frames") != "5"; i++) {
+		usleep(10000);
+		flat = fab.query("flat");
+	}
+	ASSERT_EQ(flat_value(flat, "s0.b.tx_frames"), "5") << flat;
+	EXPECT_EQ(flat_value(flat, "s0.b.tx_unsent"), "0");	// set at exit
+	EXPECT_EQ(fab.query("quit"), "ok\n");
+	EXPECT_EQ(fab.wait_exit(), 0);
+	std::ifstream s(fab.dir() + "/tel/summary.flat");
+	std::stringstream ss;
+	ss << s.rdbuf();
+	EXPECT_EQ(flat_value(ss.str(), "s0.b.tx_unsent"), "5");
+	EXPECT_EQ(flat_value(ss.str(), "s0.b.tx_lost"), "0");
+	EXPECT_EQ(flat_value(ss.str(), "s0.a.tx_unsent"), "0");
+	EXPECT_EQ(flat_value(ss.str(), "total_drops"), "0");
+	std::vector<uint8_t> f;
+	uint64_t t;
+	EXPECT_FALSE(recv_frame(b, f, t, 50));	// nothing arrived
+	close(a);
+	close(b);
+}
+
 TEST(Process, DurationEndsTheRunWithTelemetry)
 {
 	uint16_t fa = free_udp_port(), fb = free_udp_port();

@@ -146,7 +146,7 @@ TEST(Telemetry, FlatAndJsonAgree)
 			     "\"name\":\"a\",\"attach\":\"dgram:127.0.0.1:1:127.0.0.1:2\","
 			     "\"rate_bps\":1000000000,\"delay_ns\":1000,\"rx_frames\":3,"
 			     "\"rx_bytes\":3000,\"tx_frames\":0,\"tx_bytes\":0,"
-			     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"tx_lost\":0,"
+			     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"tx_lost\":0,\"tx_unsent\":0,"
 			     "\"rx_errors\":0,\"rx_oversize\":0,"
 			     "\"rx_csum_fixed\":0,\"rx_csum_unsupported\":0,\"queues\":[]},",
 			     0),
@@ -210,7 +210,7 @@ TEST(Telemetry, PortBackendCountersInSummariesOnly)
 	std::string json = b.t.json(0, lat);
 	EXPECT_NE(json.find("\"name\":\"b\",\"attach\":\"stream:/tmp/b.sock\""),
 		  std::string::npos);
-	EXPECT_NE(json.find("\"mac_control_rx\":0,\"tx_lost\":0,\"rx_errors\":0,"
+	EXPECT_NE(json.find("\"mac_control_rx\":0,\"tx_lost\":0,\"tx_unsent\":0,\"rx_errors\":0,"
 			    "\"rx_oversize\":7,\"rx_csum_fixed\":1235,"
 			    "\"rx_csum_unsupported\":2,\"queues\""),
 		  std::string::npos)
@@ -234,6 +234,10 @@ TEST(Telemetry, FramesAPortRefusedAreDrops)
 	EXPECT_EQ(flat_value(flat, "s0.b.tx_lost"), "3");
 	EXPECT_EQ(flat_value(flat, "s0.b.rx_errors"), "2");
 	EXPECT_EQ(flat_value(flat, "s0.a.tx_lost"), "0");
+	EXPECT_EQ(flat_value(flat, "total_drops"), "3");
+	io.tx_unsent = 4;	// in flight at exit: reported, not a drop
+	flat = b.t.flat(0, lat);
+	EXPECT_EQ(flat_value(flat, "s0.b.tx_unsent"), "4");
 	EXPECT_EQ(flat_value(flat, "total_drops"), "3");
 	EXPECT_NE(b.t.json(0, lat).find("\"total_drops\":3,"), std::string::npos);
 }

@@ -41,6 +41,10 @@ struct PortIoStats {
 	uint64_t rx_csum_unsupported = 0;
 	uint64_t tx_frames = 0;
 	uint64_t tx_dropped = 0;	// not connected, queue full, send error
+	// Frames the model had sent out of this port that were still on their
+	// way (propagation delay, or held for a full receiver) when the fabric
+	// stopped: in flight, not dropped.  Set at exit.
+	uint64_t tx_unsent = 0;
 	uint64_t connects = 0;		// stream: clients accepted
 };
 
@@ -63,6 +67,7 @@ public:
 	virtual int poll_fd() const = 0;
 
 	const PortIoStats &stats() const { return stats_; }
+	void set_unsent(uint64_t frames) { stats_.tx_unsent = frames; }
 
 protected:
 	PortIoStats stats_;

@@ -347,6 +347,8 @@ bool Runner::finish(std::string &err)
 	Time t = o_.duration_ns && now() > *o_.duration_ns ? *o_.duration_ns : now();
 	advance(t);
 	deliver();
+	for (auto &p : ports_)
+		p.io->set_unsent(p.pending.size());
 	flush_csv(true);
 	if (o_.telemetry_dir) {
 		const std::string &d = *o_.telemetry_dir;
@@ -358,14 +360,15 @@ bool Runner::finish(std::string &err)
 		uint64_t drops = 0;
 		for (int s = 0; s < fabric_.num_switches(); s++)
 			drops += fabric_.switch_at(s).total_drops();
-		uint64_t io_drops = 0, io_errors = 0;
+		uint64_t io_drops = 0, io_errors = 0, unsent = 0;
 		for (const auto &p : ports_) {
 			io_drops += p.io->stats().tx_dropped;
 			io_errors += p.io->stats().rx_errors;
+			unsent += p.io->stats().tx_unsent;
 		}
 		std::fprintf(stderr,
 			     "rxecc-fabric: %.3f s, frames in %llu out %llu, model drops %llu, "
-			     "port tx drops %llu, rx errors %llu\n"
+			     "port tx drops %llu, rx errors %llu, in flight at exit %llu\n"
 			     "rxecc-fabric: delivery_lateness_us p50/p99/max %.1f/%.1f/%.1f "
 			     "(%llu deliveries)\n",
 			     static_cast<double>(model_) / 1e9,
@@ -374,6 +377,7 @@ bool Runner::finish(std::string &err)
 			     static_cast<unsigned long long>(drops),
 			     static_cast<unsigned long long>(io_drops),
 			     static_cast<unsigned long long>(io_errors),
+			     static_cast<unsigned long long>(unsent),
 			     static_cast<double>(lateness_.percentile_ns(50)) / 1e3,
 			     static_cast<double>(lateness_.percentile_ns(99)) / 1e3,
 			     static_cast<double>(lateness_.max_ns()) / 1e3,

@@ -280,6 +280,7 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 				      {"tx_control_frames", c.tx_control_frames},
 				      {"mac_control_rx", c.mac_control_rx},
 				      {"tx_lost", ios.tx_dropped},
+				      {"tx_unsent", ios.tx_unsent},
 				      {"rx_errors", ios.rx_errors},
 				      {"rx_oversize", ios.rx_oversize},
 				      {"rx_csum_fixed", ios.rx_csum_fixed},
