@@ -30,15 +30,14 @@ start_traffic() {
 		-p "$port" -F -D 300 "$sip" >"$TMP/$tag.client" 2>&1
 	CLIENT_PID=$BG_PID
 	t0=$SECONDS
-	while [ $((SECONDS - t0)) -lt 90 ]; do
-		p=$(hw_counter "$cdev" sent_pkts)
-		if [ -n "$(qpns "$cdev")" ] && [ $((p - p0)) -ge 200 ]; then
-			log "$tag: traffic flows after $((SECONDS - t0)) s ($((p - p0)) packets sent)"
-			return 0
-		fi
-		kill -0 "$CLIENT_PID" 2>/dev/null || break
-		sleep 0.1
-	done
+	# (ends early if the client exits; the data check is then made again)
+	if wait_until 90 eval 'p=$(hw_counter "$cdev" sent_pkts)
+			[ -n "$(qpns "$cdev")" ] && [ $((p - p0)) -ge 200 ] ||
+			! kill -0 "$CLIENT_PID" 2>/dev/null' &&
+		[ -n "$(qpns "$cdev")" ] && [ $((p - p0)) -ge 200 ]; then
+		log "$tag: traffic flows after $((SECONDS - t0)) s ($((p - p0)) packets sent)"
+		return 0
+	fi
 	fail "$tag: no traffic after $((SECONDS - t0)) s ($((p - p0)) packets sent, client $(kill -0 "$CLIENT_PID" 2>/dev/null && echo running || echo exited))"
 	sed 's/^/#   /' "$TMP/$tag.client" "$TMP/$tag.server" | tail -20
 	return 1

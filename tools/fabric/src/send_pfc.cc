@@ -17,6 +17,7 @@
 #include "args.h"
 #include "netif.h"
 #include "pfc_frame.h"
+#include "port_io.h"
 #include "topology.h"
 
 namespace rxecc::fabric::proc {
@@ -152,13 +153,10 @@ int run_send_pfc(const SendPfcOptions &opts)
 	std::vector<uint8_t> frame = send_pfc_frame(opts, src);
 	// frame n leaves at start + n * interval (absolute times: a late
 	// wake-up does not delay the frames after it)
-	timespec start{};
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	const uint64_t start = mono_ns();
 	for (uint64_t n = 0; n < opts.count; n++) {
 		if (opts.interval_ns && n) {
-			const uint64_t at = static_cast<uint64_t>(start.tv_sec) * 1000000000ULL +
-					    static_cast<uint64_t>(start.tv_nsec) +
-					    n * opts.interval_ns;
+			const uint64_t at = start + n * opts.interval_ns;
 			timespec ts{};
 			ts.tv_sec = static_cast<time_t>(at / 1000000000ULL);
 			ts.tv_nsec = static_cast<long>(at % 1000000000ULL);
@@ -180,10 +178,10 @@ int run_send_pfc(const SendPfcOptions &opts)
 			return 1;
 		}
 		if (opts.interval_ns) {
-			timespec now{};
-			clock_gettime(CLOCK_REALTIME, &now);
-			std::printf("frame %llu %lld.%06ld\n", static_cast<unsigned long long>(n + 1),
-				    static_cast<long long>(now.tv_sec), now.tv_nsec / 1000);
+			const uint64_t now = real_ns();
+			std::printf("frame %llu %llu.%06llu\n", static_cast<unsigned long long>(n + 1),
+				    static_cast<unsigned long long>(now / 1000000000ULL),
+				    static_cast<unsigned long long>(now % 1000000000ULL / 1000));
 			std::fflush(stdout);
 		}
 	}
