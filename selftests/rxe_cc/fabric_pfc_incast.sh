@@ -37,9 +37,12 @@ log "incast: bottleneck s0.r sent $util bit/s over [$a, $b] s"
 check "incast: bottleneck utilisation >= 95%" \
 	awk -v u="$util" -v r=$RATE 'BEGIN { exit !(u >= 0.95 * r * 1e6) }'
 
+# Incast flows of a third of 30 s each: their perftest start-up under
+# emulation is staggered by seconds, and with 5 s flows (--duration 15)
+# they sometimes never all sent at once, leaving one incast flow at a time.
 v=$TMP/victim
 "$EXP" --prepare-only -o "$v" --algo none --hosts 4 --rate ${RATE}M --no-ecn \
-	--duration 15 victim >/dev/null || die "experiment --prepare-only victim"
+	--duration 30 victim >/dev/null || die "experiment --prepare-only victim"
 "$EXPVM" "$v" | sed 's/^/# victim: /'
 check "victim: every flow completed" test "${PIPESTATUS[0]}" = 0
 # data periods (flows/NAME.data: fabric seconds): the victim alone until
