@@ -463,6 +463,22 @@ TEST_F(Cli, DevSetWordValues)
 	ASSERT_EQ(run({ "dev", "set", "rxe0", "line_rate", "0" }).code, 0);
 }
 
+TEST_F(Cli, DevSetTakesEveryFormOfTheUnitsGrammar)
+{
+	// bps is bits (Documentation/rxe-cc/units.rst); before the common
+	// grammar rxecc refused it
+	for (const char *r : { "10Gbps", "10Gbit", "10G", "10gbit", "10Gb/s", "10000Mbit/s", "0.01T" }) {
+		k.devs[0].line_rate = 0;
+		ASSERT_EQ(run({ "dev", "set", "rxe0", "line_rate", r }).code, 0) << r;
+		EXPECT_EQ(k.devs[0].line_rate, 10000000000u) << r;
+	}
+	for (const char *t : { "100us", "100usec", "0.1ms", "100000ns", "100\xc2\xb5s" }) {
+		k.devs[0].base_rtt = 0;
+		ASSERT_EQ(run({ "dev", "set", "rxe0", "base_rtt", t }).code, 0) << t;
+		EXPECT_EQ(k.devs[0].base_rtt, 100000u) << t;
+	}
+}
+
 TEST_F(Cli, DevSetParametersOfTheCurrentDefault)
 {
 	// rxe0 runs dcqcn: its parameters are meant.
@@ -502,8 +518,13 @@ TEST_F(Cli, DevSetRejectsBadInputBeforeSendingAndChangesNothing)
 		{ { "dev", "set", "rxe0", "ecn", "maybe" }, "ecn: 'maybe' is not on or off", false },
 		{ { "dev", "set", "rxe0", "ecn", "on", "ecn", "off" }, "'ecn' is given twice", false },
 		{ { "dev", "set", "rxe0", "line_rate", "fast" }, "line_rate: 'fast' is not a rate", false },
-		{ { "dev", "set", "rxe0", "line_rate", "10GB" }, "could mean bytes", false },
-		{ { "dev", "set", "rxe0", "base_rtt", "100" }, "base_rtt: '100' needs a unit", false },
+		{ { "dev", "set", "rxe0", "line_rate", "10GB" },
+		  "line_rate: '10GB' is not a rate: rates are in bits, 'B' is bytes (examples: 100M, "
+		  "2.5Gbit, 400kbit/s)",
+		  false },
+		{ { "dev", "set", "rxe0", "line_rate", "10GBps" }, "rates are in bits, 'Bps' is bytes", false },
+		{ { "dev", "set", "rxe0", "base_rtt", "100" },
+		  "base_rtt: '100' is not a time: it needs a unit, ns, us, ms or s", false },
 		{ { "dev", "set", "rxe0", "ack_every", "-1" }, "ack_every: '-1' is not a number", false },
 		{ { "dev", "set", "rxe0", "cnp_dscp", "64" }, "cnp_dscp: 64 is out of range 0..63", false },
 		{ { "dev", "set", "rxe0", "ack_dscp", "99" }, "ack_dscp: 99 is out of range 0..63 (or own)",

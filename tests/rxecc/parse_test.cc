@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Parsing of the values the operator types: integers, rates, times and
-// algorithm parameters.
+// Parsing of the values the operator types: integers, booleans and
+// algorithm parameters. Rates and times are rxecc::units
+// (tests/common/units_test.cc); here only how parameters use them.
 #include <gtest/gtest.h>
 #include <rdma/rxe_cc.h>
 
@@ -10,39 +11,6 @@
 
 namespace rxecc {
 namespace {
-
-std::uint64_t rate(const std::string &s)
-{
-	std::uint64_t v = 0;
-	std::string err;
-	EXPECT_TRUE(parse_rate_bps(s, v, err)) << s << ": " << err;
-	return v;
-}
-
-std::string rate_error(const std::string &s)
-{
-	std::uint64_t v = 12345;
-	std::string err;
-	EXPECT_FALSE(parse_rate_bps(s, v, err)) << s << " parsed as " << v;
-	EXPECT_EQ(v, 12345u) << "a rejected rate must not touch the output";
-	return err;
-}
-
-std::uint64_t time_ns(const std::string &s, std::uint64_t bare = 0)
-{
-	std::uint64_t v = 0;
-	std::string err;
-	EXPECT_TRUE(parse_time_ns(s, v, err, bare)) << s << ": " << err;
-	return v;
-}
-
-std::string time_error(const std::string &s)
-{
-	std::uint64_t v = 0;
-	std::string err;
-	EXPECT_FALSE(parse_time_ns(s, v, err)) << s << " parsed as " << v;
-	return err;
-}
 
 TEST(ParseU64, DecimalAndHex)
 {
@@ -79,88 +47,6 @@ TEST(ParseU32, Range)
 	EXPECT_EQ(v, UINT32_MAX);
 	EXPECT_FALSE(parse_u32("4294967296", v, err));
 	EXPECT_NE(err.find("4294967295"), std::string::npos) << err;
-}
-
-TEST(ParseScaled, ExactDecimals)
-{
-	std::uint64_t v;
-	std::string err;
-	ASSERT_TRUE(parse_scaled("1.5", 1000000000, v, err));
-	EXPECT_EQ(v, 1500000000u);
-	ASSERT_TRUE(parse_scaled("0.000000001", 1000000000, v, err));
-	EXPECT_EQ(v, 1u);
-	ASSERT_TRUE(parse_scaled("2.50000000000000000000", 10, v, err)) << err;
-	EXPECT_EQ(v, 25u);
-	EXPECT_FALSE(parse_scaled("0.0000000001", 1000000000, v, err));
-	EXPECT_NE(err.find("decimals"), std::string::npos);
-	for (const char *bad : { ".", "1.", ".5x", "1..2", "1.2.3", "" })
-		EXPECT_FALSE(parse_scaled(bad, 10, v, err)) << bad;
-	EXPECT_TRUE(parse_scaled(".5", 10, v, err));
-	EXPECT_EQ(v, 5u);
-	EXPECT_FALSE(parse_scaled("18446744073709551616", 1, v, err));
-	EXPECT_FALSE(parse_scaled("18446744073.709551616", 1000000000, v, err));
-}
-
-TEST(ParseRate, ExamplesOfTheManual)
-{
-	EXPECT_EQ(rate("0"), 0u);
-	EXPECT_EQ(rate("100M"), 100000000u);
-	EXPECT_EQ(rate("1.5G"), 1500000000u);
-	EXPECT_EQ(rate("25Gbit"), 25000000000u);
-	EXPECT_EQ(rate("400kbit/s"), 400000u);
-	EXPECT_EQ(rate("1000000"), 1000000u);
-	EXPECT_EQ(rate("2T"), 2000000000000u);
-	EXPECT_EQ(rate("10mbit"), 10000000u);
-	EXPECT_EQ(rate("100Mb"), 100000000u);
-	EXPECT_EQ(rate("7bit"), 7u);
-	EXPECT_EQ(rate("0.001k"), 1u);
-}
-
-TEST(ParseRate, RefusesBytesFractionsAndUnknownUnits)
-{
-	EXPECT_NE(rate_error("1.5Gbps").find("bytes"), std::string::npos);
-	EXPECT_NE(rate_error("100MB").find("bytes"), std::string::npos);
-	EXPECT_NE(rate_error("10Mbit/sec").find("unknown unit"), std::string::npos);
-	EXPECT_NE(rate_error("1.5").find("whole number"), std::string::npos);
-	EXPECT_NE(rate_error("0.0001k").find("whole number"), std::string::npos);
-	EXPECT_NE(rate_error("fast").find("not a rate"), std::string::npos);
-	EXPECT_NE(rate_error("").find("not a rate"), std::string::npos);
-	rate_error("-1G");
-	rate_error("1 G");
-	rate_error("99999999999T");
-}
-
-TEST(ParseTime, Units)
-{
-	EXPECT_EQ(time_ns("100us"), 100000u);
-	EXPECT_EQ(time_ns("1ms"), 1000000u);
-	EXPECT_EQ(time_ns("1.5ms"), 1500000u);
-	EXPECT_EQ(time_ns("250ns"), 250u);
-	EXPECT_EQ(time_ns("2s"), 2000000000u);
-	EXPECT_EQ(time_ns("3usec"), 3000u);
-	EXPECT_EQ(time_ns("4msec"), 4000000u);
-	EXPECT_EQ(time_ns("1sec"), 1000000000u);
-	EXPECT_EQ(time_ns("7\xc2\xb5s"), 7000u);
-	EXPECT_EQ(time_ns("0"), 0u);
-	EXPECT_EQ(time_ns("0.000"), 0u);
-}
-
-TEST(ParseTime, BareNumbersNeedAUnitUnlessOneIsImplied)
-{
-	EXPECT_NE(time_error("100").find("needs a unit"), std::string::npos);
-	EXPECT_EQ(time_ns("100", 1000000), 100000000u); // -i MS
-	EXPECT_EQ(time_ns("0.5", 1000000000), 500000000u); // -w SECONDS
-	EXPECT_EQ(time_ns("500ms", 1000000000), 500000000u);
-}
-
-TEST(ParseTime, Rejects)
-{
-	EXPECT_NE(time_error("1.5ns").find("whole number"), std::string::npos);
-	EXPECT_NE(time_error("5min").find("unknown unit"), std::string::npos);
-	EXPECT_NE(time_error("ms").find("not a time"), std::string::npos);
-	time_error("-1ms");
-	time_error("1 ms");
-	time_error("99999999999s");
 }
 
 TEST(ParseBool, Words)
@@ -213,6 +99,10 @@ TEST(ParseParam, KbpsTakesIntegersAndRates)
 	EXPECT_EQ(pv(p, "20"), 20u);
 	EXPECT_EQ(pv(p, "5Mbit"), 5000u);
 	EXPECT_EQ(pv(p, "1.5G"), 1500000u);
+	EXPECT_EQ(pv(p, "5Mbps"), 5000u); // bits, as everywhere (units.rst)
+	EXPECT_EQ(pv(p, "0x14"), 20u);
+	EXPECT_NE(pv_error(p, "5MBps").find("rates are in bits"), std::string::npos);
+	EXPECT_NE(pv_error(p, "2.5").find("not a whole number of bit/s"), std::string::npos);
 	EXPECT_EQ(pv(p, "2147483648"), 1U << 31);
 	std::string e = pv_error(p, "0");
 	EXPECT_EQ(e, "rp_ai_rate_kbps: 0 is out of range 1..2147483648 kbit/s");
@@ -239,6 +129,24 @@ TEST(ParseParam, MicrosecondsTakeTimes)
 	ParamInfo n = param("t_ns", RXE_CC_UNIT_ID_NS, 0, 1000000);
 	EXPECT_EQ(pv(n, "1500ns"), 1500u);
 	EXPECT_EQ(pv(n, "1ms"), 1000000u);
+	EXPECT_EQ(pv(n, "0.1us"), 100u);
+	EXPECT_NE(pv_error(n, "5min").find("t_ns: '5min' is not a time: unknown unit 'min'"),
+		  std::string::npos);
+}
+
+TEST(ParseParam, BytesTakeSizes)
+{
+	ParamInfo p = param("window_bytes", RXE_CC_UNIT_ID_BYTES, 0, UINT32_MAX);
+	EXPECT_EQ(pv(p, "65536"), 65536u);
+	EXPECT_EQ(pv(p, "0x10000"), 65536u);
+	EXPECT_EQ(pv(p, "64KiB"), 65536u);
+	EXPECT_EQ(pv(p, "64KB"), 64000u);
+	EXPECT_EQ(pv(p, "1.5KB"), 1500u);
+	EXPECT_EQ(pv_error(p, "5GB"), "window_bytes: 5GB (5000000000) is out of range 0..4294967295 bytes");
+	const std::string e = pv_error(p, "64Kb");
+	EXPECT_EQ(e, "window_bytes: '64Kb' is not a size: sizes are in bytes, 'Kb' is bits (examples: "
+		     "1500, 64KiB, 4MB); expected an integer in 0..4294967295 bytes, or a size such as "
+		     "64KiB");
 }
 
 TEST(ParseParam, BoolPercentAndPlain)

@@ -15,6 +15,7 @@
 #include "help.h"
 #include "messages.h"
 #include "parse.h"
+#include "units.h"
 
 #ifndef RXECC_VERSION
 #define RXECC_VERSION "0.1.0"
@@ -675,10 +676,11 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 			head.emplace_back("index", std::to_string(*d.index));
 		head.emplace_back("algo", d.algo.empty() ? "-" : d.algo);
 		if (d.line_rate_bps)
-			head.emplace_back("line_rate", *d.line_rate_bps ? format_rate_bps(*d.line_rate_bps)
-									 : "auto");
+			head.emplace_back("line_rate", *d.line_rate_bps
+							       ? units::format_rate_bps(*d.line_rate_bps)
+							       : "auto");
 		if (d.base_rtt_ns)
-			head.emplace_back("base_rtt", *d.base_rtt_ns ? format_time_ns(*d.base_rtt_ns)
+			head.emplace_back("base_rtt", *d.base_rtt_ns ? units::format_time_ns(*d.base_rtt_ns)
 								     : "unknown");
 		if (d.ecn)
 			head.emplace_back("ecn", *d.ecn ? "on" : "off");
@@ -787,21 +789,29 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 			set.algo = val;
 		} else if (kw == "line_rate") {
 			std::uint64_t bps = 0;
-			if (val != "auto" && !parse_rate_bps(val, bps, err))
-				usage_error(ctx.topic, "line_rate: " + err);
+			if (val != "auto") {
+				auto r = units::parse_rate_bps(val, &err);
+				if (!r)
+					usage_error(ctx.topic, "line_rate: " + err);
+				bps = *r;
+			}
 			if (bps && (bps < kLineRateMin || bps > kLineRateMax))
 				usage_error(ctx.topic, "line_rate: " + val + " is out of range " +
-							       format_rate_bps(kLineRateMin) + ".." +
-							       format_rate_bps(kLineRateMax) +
+							       units::format_rate_bps(kLineRateMin) + ".." +
+							       units::format_rate_bps(kLineRateMax) +
 							       " (or 0 or auto for the netdev's speed)");
 			set.line_rate_bps = bps;
 		} else if (kw == "base_rtt") {
 			std::uint64_t ns = 0;
-			if (val != "unknown" && !parse_time_ns(val, ns, err))
-				usage_error(ctx.topic, "base_rtt: " + err);
+			if (val != "unknown") {
+				auto t = units::parse_time_ns(val, &err);
+				if (!t)
+					usage_error(ctx.topic, "base_rtt: " + err);
+				ns = *t;
+			}
 			if (ns > kBaseRttMax)
 				usage_error(ctx.topic, "base_rtt: " + val + " is out of range 0.." +
-							       format_time_ns(kBaseRttMax));
+							       units::format_time_ns(kBaseRttMax));
 			set.base_rtt_ns = ns;
 		} else if (kw == "ecn") {
 			bool on;
@@ -1177,8 +1187,10 @@ int cmd_stats(Ctx &ctx, const std::vector<std::string> &args)
 	std::uint64_t every_ns = 0, count = 0;
 	std::string err;
 	if (p.has('w')) {
-		if (!parse_time_ns(p.opts['w'], every_ns, err, 1000000000ULL))
+		auto t = units::parse_time_ns(p.opts['w'], &err, 1000000000ULL);
+		if (!t)
 			usage_error(ctx.topic, "-w: " + err);
+		every_ns = *t;
 		if (every_ns == 0)
 			usage_error(ctx.topic, "-w: the period must be longer than 0");
 	}
@@ -1368,8 +1380,10 @@ int cmd_monitor(Ctx &ctx, const std::vector<std::string> &args)
 	std::uint64_t interval_ns = 100000000ULL, count = 0, duration_ns = 0;
 	std::string err;
 	if (p.has('i')) {
-		if (!parse_time_ns(p.opts['i'], interval_ns, err, 1000000ULL))
+		auto t = units::parse_time_ns(p.opts['i'], &err, 1000000ULL);
+		if (!t)
 			usage_error(ctx.topic, "-i: " + err);
+		interval_ns = *t;
 		if (interval_ns == 0)
 			usage_error(ctx.topic, "-i: the interval must be longer than 0");
 	}
@@ -1382,8 +1396,10 @@ int cmd_monitor(Ctx &ctx, const std::vector<std::string> &args)
 			usage_error(ctx.topic, "-c: COUNT must be at least 1");
 	}
 	if (p.has('t')) {
-		if (!parse_time_ns(p.opts['t'], duration_ns, err, 1000000000ULL))
+		auto t = units::parse_time_ns(p.opts['t'], &err, 1000000000ULL);
+		if (!t)
 			usage_error(ctx.topic, "-t: " + err);
+		duration_ns = *t;
 		if (duration_ns == 0)
 			usage_error(ctx.topic, "-t: the duration must be longer than 0");
 	}

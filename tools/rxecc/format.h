@@ -14,9 +14,11 @@
 
 namespace rxecc {
 
-// "100Mbit", "1.5Gbit", "999bit": at most three decimals, rounded.
+// For reading, not for typing back: "100Mbit", "1.5Gbit", "999bit", at
+// most three decimals, rounded ("8.512Gbit"). units::format_rate_bps and
+// units::format_time_ns (units.h) are exact.
 std::string format_rate_bps(std::uint64_t bps);
-// "250ns", "100us", "1.5ms", "2s".
+// "250ns", "100us", "1.5ms", "2s", rounded to three decimals.
 std::string format_time_ns(std::uint64_t ns);
 // "64KiB", "1500B".
 std::string format_bytes(std::uint64_t bytes);
