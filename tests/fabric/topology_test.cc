@@ -119,30 +119,32 @@ TEST(TopologyParse, CompleteFile)
 	EXPECT_EQ(f.switch_at(0).buffer().pool_size(), 1048576u - 3 * 32000u);
 }
 
-TEST(TopologyValues, Units)
+// Sizes, rates and times are the common grammar (units_test.cc); here
+// the forms the topology files and the scripts write, through a file.
+TEST(TopologyValues, SizesRatesAndTimes)
 {
-	EXPECT_EQ(parse_size("1500"), 1500u);
-	EXPECT_EQ(parse_size("64KB"), 64000u);
-	EXPECT_EQ(parse_size("64K"), 64000u);
-	EXPECT_EQ(parse_size("64KiB"), 65536u);
-	EXPECT_EQ(parse_size("1.5KB"), 1500u);
-	EXPECT_EQ(parse_size("2MiB"), 2097152u);
-	EXPECT_FALSE(parse_size("1.0001KB"));	// not a whole byte
-	EXPECT_FALSE(parse_size("KB"));
-	EXPECT_FALSE(parse_size(""));
-	EXPECT_FALSE(parse_size("-1"));
-	EXPECT_FALSE(parse_size("99999999999999999999"));
-	EXPECT_EQ(parse_rate("100M"), 100000000u);
-	EXPECT_EQ(parse_rate("2.5Gbps"), 2500000000u);
-	EXPECT_EQ(parse_rate("9600"), 9600u);
-	EXPECT_FALSE(parse_rate("100X"));
-	EXPECT_EQ(parse_time("5us"), 5000u);
-	EXPECT_EQ(parse_time("1.5us"), 1500u);
-	EXPECT_EQ(parse_time("2ms"), 2000000u);
-	EXPECT_EQ(parse_time("1s"), 1000000000u);
-	EXPECT_EQ(parse_time("0ns"), 0u);
-	EXPECT_FALSE(parse_time("5"));		// a unit is required
-	EXPECT_FALSE(parse_time("0.5ns"));
+	TopologyResult r = parse_topology("switch s0 buffer=64KiB\n"
+					  "switch s1 buffer=1.5KB\n"
+					  "port s0:a rate=2.5Gbps delay=1.5us\n"
+					  "port s0:b rate=9600 delay=0\n"
+					  "port s1:c rate=40mbit delay=0.1ms\n"
+					  "port s1:d rate=400kbit/s delay=2s\n");
+	ASSERT_TRUE(r) << r.error.to_string();
+	const Topology &t = *r.topology;
+	EXPECT_EQ(t.switches[0].buffer_bytes, 65536u);
+	EXPECT_EQ(t.switches[1].buffer_bytes, 1500u);
+	EXPECT_EQ(t.switches[0].ports[0].rate_bps, 2500000000u);
+	EXPECT_EQ(t.switches[0].ports[0].delay_ns, 1500u);
+	EXPECT_EQ(t.switches[0].ports[1].rate_bps, 9600u);
+	EXPECT_EQ(t.switches[0].ports[1].delay_ns, 0u);
+	EXPECT_EQ(t.switches[1].ports[0].rate_bps, 40000000u);
+	EXPECT_EQ(t.switches[1].ports[0].delay_ns, 100000u);
+	EXPECT_EQ(t.switches[1].ports[1].rate_bps, 400000u);
+	EXPECT_EQ(t.switches[1].ports[1].delay_ns, 2000000000u);
+}
+
+TEST(TopologyValues, Fractions)
+{
 	EXPECT_EQ(parse_fraction_q16("0.2"), 13107u);
 	EXPECT_EQ(parse_fraction_q16("0.01"), 655u);
 	EXPECT_EQ(parse_fraction_q16("1/8"), 8192u);
@@ -193,8 +195,14 @@ INSTANTIATE_TEST_SUITE_P(
 		BadCase{"switch s0 buffer=1MB quantum=10\n", 1, "quantum"},
 		BadCase{"switch s/0 buffer=1MB\n", 1, "bad switch name"},
 		BadCase{SW SW, 2, "declared twice"},
-		BadCase{SW "port s0:a rate=100X delay=1us\n", 2, "bad rate rate='100X'"},
-		BadCase{SW "port s0:a rate=1G delay=5\n", 2, "bad time delay='5'"},
+		BadCase{SW "port s0:a rate=100X delay=1us\n", 2,
+			"rate: '100X' is not a rate: unknown unit 'X' (examples: 100M, 2.5Gbit, "
+			"400kbit/s)"},
+		BadCase{SW "port s0:a rate=1GBps delay=1us\n", 2, "rate: '1GBps' is not a rate: rates are in bits"},
+		BadCase{SW "port s0:a rate=1G delay=5\n", 2, "delay: '5' is not a time: it needs a unit"},
+		BadCase{SW "port s0:a rate=1G delay=1.5ns\n", 2, "delay: '1.5ns' is not a time: not a whole"},
+		BadCase{"switch s0 buffer=1Mb\n", 1, "buffer: '1Mb' is not a size: sizes are in bytes"},
+		BadCase{"switch s0 buffer=1MB quantum=1.5\n", 1, "quantum: '1.5' is not a size"},
 		BadCase{SW "port s0:a delay=5us\n", 2, "missing attribute 'rate'"},
 		BadCase{SW "port s0:a rate=10 delay=5us\n", 2, "rate must be"},
 		BadCase{SW "port s0:a rate=1G delay=5us flood=maybe\n", 2, "bad boolean"},

@@ -47,6 +47,18 @@ TEST(Cli, RunDefaults)
 	EXPECT_FALSE(r.cli->run.busy_poll);
 }
 
+// Times are the common grammar (Documentation/rxe-cc/units.rst).
+TEST(Cli, TimesInEveryUnit)
+{
+	for (const char *t : {"0.002s", "2ms", "2msec", "2000us", "2000000ns", "1.5ms"}) {
+		auto r = parse_cli({"run", "-t", "t", "--sample", t, "--duration", t});
+		ASSERT_TRUE(r) << t << ": " << r.error;
+		const uint64_t want = std::string(t) == "1.5ms" ? 1500000u : 2000000u;
+		EXPECT_EQ(r.cli->run.sample_ns, want) << t;
+		EXPECT_EQ(r.cli->run.duration_ns, want) << t;
+	}
+}
+
 TEST(Cli, OtherCommands)
 {
 	EXPECT_EQ(parse_cli({"--help"}).cli->command, Command::kHelp);
@@ -79,9 +91,15 @@ TEST(Cli, Errors)
 		{{"run", "-t", "a", "-a", "s0:h1"}, "bad attachment"},
 		{{"run", "-t", "a", "-a", "s0:h1="}, "empty SPEC"},
 		{{"run", "-t", "a", "-a", "s 0:h1=if:x"}, "bad port"},
-		{{"run", "-t", "a", "--sample", "1"}, "bad --sample"},
-		{{"run", "-t", "a", "--sample", "1us"}, "bad --sample"},
-		{{"run", "-t", "a", "--duration", "0s"}, "bad --duration"},
+		{{"run", "-t", "a", "--sample", "1"},
+		 "run: bad --sample: '1' is not a time: it needs a unit, ns, us, ms or s (examples: "
+		 "300us, 1.5ms, 2s)"},
+		{{"run", "-t", "a", "--sample", "1us"},
+		 "run: bad --sample '1us' (a time from 10us to 10s, e.g. 1ms)"},
+		{{"run", "-t", "a", "--sample", "1Ms"}, "run: bad --sample: '1Ms' is not a time: unknown unit"},
+		{{"run", "-t", "a", "--duration", "0s"}, "run: bad --duration '0s' (more than 0"},
+		{{"run", "-t", "a", "--duration", "1.5ns"},
+		 "run: bad --duration: '1.5ns' is not a time: not a whole number of ns"},
 		{{"run", "-t", "a", "--cpu", "x"}, "bad --cpu"},
 		{{"run", "-t", "a", "--busy-poll=1"}, "takes no value"},
 		{{"run", "-t", "a", "--frob"}, "unknown option '--frob'"},

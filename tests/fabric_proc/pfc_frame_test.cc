@@ -89,6 +89,8 @@ TEST(SendPfcOptions, AllOptions)
 	EXPECT_EQ(o.interval_ns, 200000000u);
 	ASSERT_TRUE(o.src);
 	EXPECT_EQ(*o.src, kSrc);
+	ASSERT_TRUE(parse_send_pfc({"eth1", "--interval", "0.25s"}, o, err)) << err;
+	EXPECT_EQ(o.interval_ns, 250000000u);
 	ASSERT_TRUE(parse_send_pfc({"eth1", "--legacy", "--quanta", "65535"}, o, err)) << err;
 	EXPECT_EQ(send_pfc_frame(o, kSrc), make_legacy_pause(kSrc, 0xffff));
 }
@@ -122,4 +124,8 @@ TEST(SendPfcOptions, RejectsBadInput)
 		EXPECT_FALSE(parse_send_pfc(args, o, err)) << testing::PrintToString(args);
 		EXPECT_NE(err.find("send-pfc: "), std::string::npos) << err;
 	}
+	SendPfcOptions o;
+	std::string err;
+	EXPECT_FALSE(parse_send_pfc({"eth0", "--interval", "fast"}, o, err));
+	EXPECT_EQ(err, "send-pfc: bad --interval: 'fast' is not a time (examples: 300us, 1.5ms, 2s)");
 }

@@ -4,6 +4,8 @@
 // Documentation/rxe-cc/fabric-topology.rst.
 #include "topology.h"
 
+#include "units.h"
+
 #include <limits>
 #include <map>
 #include <set>
@@ -57,24 +59,6 @@ std::optional<uint64_t> scaled_decimal(std::string_view s, uint64_t mult)
 	return v / divisor;
 }
 
-std::optional<uint64_t> with_unit(std::string_view s,
-				  const std::vector<std::pair<std::string_view, uint64_t>> &units)
-{
-	// Longest unit first, so "KiB" is not read as "B".
-	size_t best = std::string_view::npos;
-	uint64_t mult = 0;
-	for (const auto &[name, m] : units) {
-		if (s.size() > name.size() && s.substr(s.size() - name.size()) == name &&
-		    (best == std::string_view::npos || name.size() > best)) {
-			best = name.size();
-			mult = m;
-		}
-	}
-	if (best == std::string_view::npos)
-		return std::nullopt;
-	return scaled_decimal(s.substr(0, s.size() - best), mult);
-}
-
 std::optional<uint64_t> parse_uint(std::string_view s)
 {
 	if (s.empty() || s.size() > 19)
@@ -89,35 +73,6 @@ std::optional<uint64_t> parse_uint(std::string_view s)
 }
 
 } // namespace
-
-std::optional<uint64_t> parse_size(std::string_view s)
-{
-	static const std::vector<std::pair<std::string_view, uint64_t>> units = {
-		{"", 1},		{"B", 1},		{"K", 1000},
-		{"KB", 1000},		{"KiB", 1024},		{"M", 1000000},
-		{"MB", 1000000},	{"MiB", 1048576},	{"G", 1000000000},
-		{"GB", 1000000000},	{"GiB", 1073741824},
-	};
-	return with_unit(s, units);
-}
-
-std::optional<uint64_t> parse_rate(std::string_view s)
-{
-	static const std::vector<std::pair<std::string_view, uint64_t>> units = {
-		{"", 1},	 {"bps", 1},		 {"K", 1000},
-		{"Kbps", 1000},	 {"M", 1000000},	 {"Mbps", 1000000},
-		{"G", 1000000000}, {"Gbps", 1000000000},
-	};
-	return with_unit(s, units);
-}
-
-std::optional<uint64_t> parse_time(std::string_view s)
-{
-	static const std::vector<std::pair<std::string_view, uint64_t>> units = {
-		{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000},
-	};
-	return with_unit(s, units);
-}
 
 std::optional<uint32_t> parse_fraction_q16(std::string_view s)
 {
@@ -212,25 +167,29 @@ public:
 		return it->second;
 	}
 
+	// Sizes, rates and times: Documentation/rxe-cc/units.rst.
 	uint64_t size(const std::string &key) const
 	{
-		auto v = parse_size(get(key));
+		std::string err;
+		auto v = units::parse_size_bytes(get(key), &err);
 		if (!v)
-			fail("bad size " + key + "='" + get(key) + "' (e.g. 1500, 64KB, 1MiB)");
+			fail(key + ": " + err);
 		return *v;
 	}
 	uint64_t rate(const std::string &key) const
 	{
-		auto v = parse_rate(get(key));
+		std::string err;
+		auto v = units::parse_rate_bps(get(key), &err);
 		if (!v)
-			fail("bad rate " + key + "='" + get(key) + "' (e.g. 100M, 1G, 2.5Gbps)");
+			fail(key + ": " + err);
 		return *v;
 	}
 	uint64_t time(const std::string &key) const
 	{
-		auto v = parse_time(get(key));
+		std::string err;
+		auto v = units::parse_time_ns(get(key), &err);
 		if (!v)
-			fail("bad time " + key + "='" + get(key) + "' (e.g. 500ns, 5us, 1ms)");
+			fail(key + ": " + err);
 		return *v;
 	}
 	uint32_t fraction(const std::string &key) const
@@ -410,8 +369,11 @@ private:
 	static void quantum(SwitchConfig &c, const std::string &v)
 	{
 		auto check = [](const std::string &s) {
-			auto q = parse_size(s);
-			if (!q || *q < kMinQuantum || *q > kMaxFrameBytes * 16)
+			std::string err;
+			auto q = units::parse_size_bytes(s, &err);
+			if (!q)
+				fail("quantum: " + err);
+			if (*q < kMinQuantum || *q > kMaxFrameBytes * 16)
 				fail("DWRR quantum '" + s + "' is not 64..262144 bytes");
 			return static_cast<uint32_t>(*q);
 		};

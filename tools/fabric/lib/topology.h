@@ -30,10 +30,7 @@ struct TopologyResult {
 
 TopologyResult parse_topology(std::string_view text);
 
-// Value syntax shared with command lines; nullopt if malformed.
-std::optional<uint64_t> parse_size(std::string_view s);		// bytes: 64KB, 1MiB
-std::optional<uint64_t> parse_rate(std::string_view s);		// bit/s: 100M, 2.5Gbps
-std::optional<uint64_t> parse_time(std::string_view s);		// ns: 5us, 1ms
+// Sizes, rates and times are rxecc::units (units.h); nullopt if malformed.
 std::optional<uint32_t> parse_fraction_q16(std::string_view s);	// 0.2, 1/8 -> floor(x*65536)
 
 } // namespace rxecc::fabric

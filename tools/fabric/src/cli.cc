@@ -3,6 +3,7 @@
 
 #include "args.h"
 #include "topology.h"
+#include "units.h"
 
 namespace rxecc::fabric::proc {
 
@@ -72,8 +73,12 @@ bool parse_run(const std::vector<std::string> &args, bool check, RunOptions &o,
 		} else if (a == "--sample") {
 			if (!run_only() || !value())
 				return false;
-			auto t = parse_time(val);
-			if (!t || *t < kMinSampleNs || *t > kMaxDelayNs) {
+			auto t = units::parse_time_ns(val, &err);
+			if (!t) {
+				err = "run: bad --sample: " + err;
+				return false;
+			}
+			if (*t < kMinSampleNs || *t > kMaxDelayNs) {
 				err = "run: bad --sample '" + val + "' (a time from 10us to 10s, e.g. 1ms)";
 				return false;
 			}
@@ -89,9 +94,13 @@ bool parse_run(const std::vector<std::string> &args, bool check, RunOptions &o,
 		} else if (a == "--duration") {
 			if (!run_only() || !value())
 				return false;
-			auto t = parse_time(val);
-			if (!t || *t == 0 || *t > 1000000ull * 1000000000ull) {
-				err = "run: bad --duration '" + val + "' (e.g. 500ms, 10s)";
+			auto t = units::parse_time_ns(val, &err);
+			if (!t) {
+				err = "run: bad --duration: " + err;
+				return false;
+			}
+			if (*t == 0 || *t > 1000000ull * 1000000000ull) {
+				err = "run: bad --duration '" + val + "' (more than 0, at most 1000000s)";
 				return false;
 			}
 			o.duration_ns = *t;
@@ -280,8 +289,9 @@ const char *usage_text()
 	       "  --interval TIME       one frame every TIME (at most 60s), each printed\n"
 	       "                        as \"frame N SECONDS\" (wall clock) once sent\n"
 	       "\n"
-	       "TIME: 500us, 1ms, 2s.  Exit status: 0 ok, 1 failure (check: invalid\n"
-	       "configuration), 2 usage or configuration error of run.\n";
+	       "TIME: 500us, 1.5ms, 2s (Documentation/rxe-cc/units.rst).  Exit status:\n"
+	       "0 ok, 1 failure (check: invalid configuration), 2 usage or\n"
+	       "configuration error of run.\n";
 }
 
 const char *version_text()

@@ -19,6 +19,7 @@
 #include "pfc_frame.h"
 #include "port_io.h"
 #include "topology.h"
+#include "units.h"
 
 namespace rxecc::fabric::proc {
 
@@ -65,8 +66,12 @@ bool parse_send_pfc(const std::vector<std::string> &args, SendPfcOptions &opts,
 		} else if (a == "--interval") {
 			if (!value())
 				return false;
-			auto t = parse_time(val);
-			if (!t || *t == 0 || *t > kMaxPfcIntervalNs) {
+			auto t = units::parse_time_ns(val, &err);
+			if (!t) {
+				err = "send-pfc: bad --interval: " + err;
+				return false;
+			}
+			if (*t == 0 || *t > kMaxPfcIntervalNs) {
 				err = "send-pfc: bad --interval '" + val +
 				      "' (a time such as 200ms, at most 60s)";
 				return false;
