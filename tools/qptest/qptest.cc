@@ -1,11 +1,12 @@
 // rxecc-qptest: an RC QP pair between two local RDMA devices, driven so that
 // a test can change the sending QP's state while it is busy.
 //
-//   rxecc-qptest [--tclass N] [--size BYTES] [--depth N]
+//   rxecc-qptest [--tclass N] [--size SIZE] [--depth N]
 //                SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX
 //
 // Connects an RC QP on SRC_DEV to one on DST_DEV (port 1, RoCE GIDs) and
-// keeps DEPTH RDMA WRITEs of SIZE bytes outstanding from the first to the
+// keeps DEPTH RDMA WRITEs of SIZE bytes (1 to 16MiB; 65536, 64KiB: the
+// grammar of Documentation/rxe-cc/units.rst) outstanding from the first to the
 // second. It prints (line by line, flushed):
 //
 //   flowing                  once the first WRITE completed
@@ -27,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "units.h"
+
 namespace {
 
 volatile std::sig_atomic_t g_to_err = 0;
@@ -38,7 +41,7 @@ void on_stop(int /*sig*/) { g_stop = 1; }
 [[noreturn]] void usage_error(const std::string &msg)
 {
 	std::fprintf(stderr, "rxecc-qptest: %s\n"
-		     "usage: rxecc-qptest [--tclass N] [--size BYTES] [--depth N] "
+		     "usage: rxecc-qptest [--tclass N] [--size SIZE] [--depth N] "
 		     "SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n",
 		     msg.c_str());
 	std::exit(2);
@@ -227,7 +230,7 @@ int main(int argc, char **argv)
 		const std::string a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
 		if (a == "-h" || a == "--help") {
-			std::printf("usage: rxecc-qptest [--tclass N] [--size BYTES] [--depth N] "
+			std::printf("usage: rxecc-qptest [--tclass N] [--size SIZE] [--depth N] "
 				    "SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n"
 				    "RDMA WRITEs over an RC QP pair between two local devices; "
 				    "SIGUSR1 moves the sender to ERR,\nSIGTERM ends it "
@@ -237,7 +240,13 @@ int main(int argc, char **argv)
 			tclass = parse_num("--tclass", v, 0, 255);
 			i++;
 		} else if (a == "--size") {
-			size = parse_num("--size", v, 1, 1UL << 24);
+			std::string err;
+			auto b = rxecc::units::parse_size_bytes(v ? v : "", &err);
+			if (!b)
+				usage_error("--size: " + err);
+			if (*b < 1 || *b > (1UL << 24))
+				usage_error(std::string("--size: '") + v + "' is not 1 byte to 16MiB");
+			size = *b;
 			i++;
 		} else if (a == "--depth") {
 			depth = parse_num("--depth", v, 1, 1024);
