@@ -1,4 +1,5 @@
-# Shared settings for rxe-cc scripts. Source it; it defines paths only.
+# Shared settings for rxe-cc scripts. Source it; it defines paths and
+# helpers, and runs nothing.
 # shellcheck shell=bash
 
 RXECC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -9,6 +10,27 @@ RXECC_JOBS=${RXECC_JOBS:-$(($(nproc) + 1))}
 rxecc_die() {
 	echo "${0##*/}: $*" >&2
 	exit 1
+}
+
+# The tools of `make user`.
+RXECC_BIN=${RXECC_BIN:-$RXECC_TOP/build/user/bin}
+
+# rxecc_units KIND WHAT [--bare-unit TIME] VALUE...: the VALUEs, rates,
+# sizes or times (KIND rate, size or time) of the grammar of
+# Documentation/rxe-cc/units.rst, as integers (bit/s, bytes, ns) in the
+# array RXECC_UNITS; or exit with the reason, naming WHAT (an option, a
+# file line). Needs build/user/bin/rxecc-units (make user).
+RXECC_UNITS=()
+rxecc_units() {
+	local kind=$1 what=$2 bin=$RXECC_BIN/rxecc-units out bare=()
+	shift 2
+	if [ "${1:-}" = --bare-unit ]; then
+		bare=(--bare-unit "$2")
+		shift 2
+	fi
+	[ -x "$bin" ] || rxecc_die "$bin is not built (run 'make user' first)"
+	out=$("$bin" "$kind" "${bare[@]}" -- "$@" 2>&1) || rxecc_die "$what: ${out#rxecc-units: }"
+	mapfile -t RXECC_UNITS <<<"$out"
 }
 
 # Kernel version of the Debian source package, e.g. 6.12.117-1~deb12u1.

@@ -162,6 +162,9 @@ TEST(UnitsRate, EmptySpacesAndNegatives)
 	EXPECT_EQ(rate_error("1G\t"), "'1G\t' is not a rate: it contains a space" + kRateEx);
 	EXPECT_EQ(rate_error("-1G"), "'-1G' is not a rate: it is negative" + kRateEx);
 	EXPECT_EQ(rate_error("-0"), "'-0' is not a rate: it is negative" + kRateEx);
+	EXPECT_EQ(rate_error("-.5G"), "'-.5G' is not a rate: it is negative" + kRateEx);
+	EXPECT_EQ(rate_error("--rate"), "'--rate' is not a rate" + kRateEx); // an option, not a number
+	EXPECT_EQ(rate_error("-"), "'-' is not a rate" + kRateEx);
 }
 
 TEST(UnitsRate, NotAWholeNumber)

@@ -180,7 +180,7 @@ bool precheck(std::string_view text, const Kind &kind, const Split &sp, std::str
 			fail(err, text, kind, "it contains a space", extra);
 			return false;
 		}
-	if (text[0] == '-') {
+	if (text[0] == '-' && text.size() > 1 && (is_digit(text[1]) || text[1] == '.')) {
 		fail(err, text, kind, "it is negative", extra);
 		return false;
 	}
