@@ -4,15 +4,41 @@
 // what was (or was not) sent.
 #include <fstream>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <rdma/rxe_cc.h>
 #include <sstream>
 
 #include "fake_kernel.h"
 #include "help.h"
-#include "json_mini.h"
 
 namespace rxecc::test {
 namespace {
+
+using Json = nlohmann::ordered_json;
+
+// rxecc's JSON output as a document; text that is not JSON fails the test.
+Json parse(const std::string &text)
+{
+	try {
+		return Json::parse(text);
+	} catch (const Json::parse_error &e) {
+		ADD_FAILURE() << e.what() << "\n" << text;
+		return Json();
+	}
+}
+
+// Values of the type the schema says: a string, an unsigned integer.
+std::string str(const Json &j)
+{
+	EXPECT_TRUE(j.is_string()) << j;
+	return j.is_string() ? j.get<std::string>() : std::string();
+}
+
+std::uint64_t u64(const Json &j)
+{
+	EXPECT_TRUE(j.is_number_unsigned()) << j;
+	return j.is_number_unsigned() ? j.get<std::uint64_t>() : ~std::uint64_t{ 0 };
+}
 
 class Cli : public ::testing::Test {
 protected:
@@ -158,8 +184,8 @@ TEST_F(Cli, AbbreviationsAndOptionsAfterTheCommand)
 	EXPECT_EQ(j1.out[0], '[');
 	EXPECT_EQ(j3.out[0], '[');
 	RunResult jd = run({ "-jd", "qp", "show", "rxe0", "17" });
-	Json doc = JsonParser::parse(jd.out);
-	EXPECT_TRUE(doc[0].has("params"));
+	Json doc = parse(jd.out);
+	EXPECT_TRUE(doc.at(0).contains("params"));
 	EXPECT_EQ(run({ "--json", "--details", "qp", "show", "rxe0", "17" }).out, jd.out);
 }
 
@@ -246,26 +272,26 @@ TEST_F(Cli, AlgoJson)
 	RunResult r = run({ "-j", "algo" });
 	ASSERT_EQ(r.code, 0);
 	EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "compact JSON is one line";
-	Json doc = JsonParser::parse(r.out);
+	Json doc = parse(r.out);
 	ASSERT_EQ(doc.size(), 3u);
-	EXPECT_EQ(doc[0]["name"].str(), "none");
-	EXPECT_EQ(doc[0]["params"].size(), 0u);
-	const Json &d = doc[2];
-	EXPECT_EQ(d["name"].str(), "dcqcn");
-	EXPECT_EQ(d["id"].u64(), 2u);
-	const Json &ai = d["params"][3];
-	EXPECT_EQ(ai["name"].str(), "rp_ai_rate_kbps");
-	EXPECT_EQ(ai["unit"].str(), "kbps");
-	EXPECT_EQ(ai["default"].u64(), 20u);
-	EXPECT_EQ(ai["min"].u64(), 1u);
-	EXPECT_EQ(ai["max"].u64(), 2147483648u);
-	EXPECT_EQ(ai["help"].str(), "target rate step of additive increase");
-	EXPECT_EQ(d["state"][3]["name"].str(), "alpha");
-	EXPECT_EQ(d["state"][3]["unit"].str(), "q16");
+	EXPECT_EQ(str(doc.at(0).at("name")), "none");
+	EXPECT_EQ(doc.at(0).at("params").size(), 0u);
+	const Json &d = doc.at(2);
+	EXPECT_EQ(str(d.at("name")), "dcqcn");
+	EXPECT_EQ(u64(d.at("id")), 2u);
+	const Json &ai = d.at("params").at(3);
+	EXPECT_EQ(str(ai.at("name")), "rp_ai_rate_kbps");
+	EXPECT_EQ(str(ai.at("unit")), "kbps");
+	EXPECT_EQ(u64(ai.at("default")), 20u);
+	EXPECT_EQ(u64(ai.at("min")), 1u);
+	EXPECT_EQ(u64(ai.at("max")), 2147483648u);
+	EXPECT_EQ(str(ai.at("help")), "target rate step of additive increase");
+	EXPECT_EQ(str(d.at("state").at(3).at("name")), "alpha");
+	EXPECT_EQ(str(d.at("state").at(3).at("unit")), "q16");
 
 	RunResult p = run({ "-p", "algo", "fixed" });
 	EXPECT_NE(p.out.find("\n  {\n    \"name\": \"fixed\","), std::string::npos) << p.out;
-	EXPECT_EQ(JsonParser::parse(p.out)[0]["params"][0]["name"].str(), "rate_kbps");
+	EXPECT_EQ(str(parse(p.out).at(0).at("params").at(0).at("name")), "rate_kbps");
 }
 
 TEST_F(Cli, JsonEscapesKernelStrings)
@@ -273,8 +299,15 @@ TEST_F(Cli, JsonEscapesKernelStrings)
 	k.algos[1].params[0].help = "rate \"R\" in kbit/s\\\tline\n\x01";
 	RunResult r = run({ "-j", "algo", "fixed" });
 	ASSERT_EQ(r.code, 0);
-	Json doc = JsonParser::parse(r.out);
-	EXPECT_EQ(doc[0]["params"][0]["help"].str(), "rate \"R\" in kbit/s\\\tline\n\x01");
+	Json doc = parse(r.out);
+	EXPECT_EQ(str(doc.at(0).at("params").at(0).at("help")), "rate \"R\" in kbit/s\\\tline\n\x01");
+	EXPECT_NE(r.out.find("\"rate \\\"R\\\" in kbit/s\\\\\\tline\\n\\u0001\""), std::string::npos) << r.out;
+	// Bytes that are not UTF-8 become U+FFFD: the output stays JSON.
+	k.algos[1].params[0].help = "bad \xff\xc0 bytes";
+	r = run({ "-j", "algo", "fixed" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(str(parse(r.out).at(0).at("params").at(0).at("help")),
+		  "bad \xef\xbf\xbd\xef\xbf\xbd bytes");
 }
 
 // ------------------------------------------------------------ dev show
@@ -328,10 +361,10 @@ TEST_F(Cli, DevShowParametersOfAnotherAlgorithm)
 		  std::string::npos)
 		<< r.out;
 	RunResult j = run({ "-j", "dev", "show", "rxe0", "algo", "fixed" });
-	Json doc = JsonParser::parse(j.out);
-	EXPECT_EQ(doc[0]["algo"].str(), "dcqcn");
-	EXPECT_EQ(doc[0]["params_algo"].str(), "fixed");
-	EXPECT_EQ(doc[0]["params"]["rate_kbps"].u64(), 100000u);
+	Json doc = parse(j.out);
+	EXPECT_EQ(str(doc.at(0).at("algo")), "dcqcn");
+	EXPECT_EQ(str(doc.at(0).at("params_algo")), "fixed");
+	EXPECT_EQ(u64(doc.at(0).at("params").at("rate_kbps")), 100000u);
 	expect_usage({ "dev", "show", "rxe0", "algo", "fxed" }, "unknown algorithm 'fxed'; did you mean 'fixed'?",
 		     true);
 }
@@ -356,24 +389,23 @@ TEST_F(Cli, DevShowJson)
 {
 	RunResult r = run({ "-j", "dev", "show" });
 	ASSERT_EQ(r.code, 0);
-	Json doc = JsonParser::parse(r.out);
+	Json doc = parse(r.out);
 	ASSERT_EQ(doc.size(), 2u);
-	const Json &d = doc[0];
-	EXPECT_EQ(d["dev"].str(), "rxe0");
-	EXPECT_EQ(d["index"].u64(), 1u);
-	EXPECT_EQ(d["algo"].str(), "dcqcn");
-	EXPECT_EQ(d["line_rate_bps"].u64(), 10000000000u);
-	EXPECT_EQ(d["base_rtt_ns"].u64(), 100000u);
-	EXPECT_EQ(d["ecn"].type, Json::kBool);
-	EXPECT_TRUE(d["ecn"].b);
-	EXPECT_EQ(d["ack_every"].u64(), 0u);
-	EXPECT_EQ(d["cnp_dscp"].u64(), 48u);
-	EXPECT_EQ(d["ack_dscp"].u64(), 255u);
-	EXPECT_EQ(d["params_algo"].str(), "dcqcn");
-	EXPECT_EQ(d["params"]["rp_ai_rate_kbps"].u64(), 2000u);
-	EXPECT_EQ(d["params"].size(), 11u);
-	EXPECT_EQ(doc[1]["params"].size(), 0u);
-	EXPECT_FALSE(doc[1]["ecn"].b);
+	const Json &d = doc.at(0);
+	EXPECT_EQ(str(d.at("dev")), "rxe0");
+	EXPECT_EQ(u64(d.at("index")), 1u);
+	EXPECT_EQ(str(d.at("algo")), "dcqcn");
+	EXPECT_EQ(u64(d.at("line_rate_bps")), 10000000000u);
+	EXPECT_EQ(u64(d.at("base_rtt_ns")), 100000u);
+	EXPECT_EQ(d.at("ecn"), Json(true));
+	EXPECT_EQ(u64(d.at("ack_every")), 0u);
+	EXPECT_EQ(u64(d.at("cnp_dscp")), 48u);
+	EXPECT_EQ(u64(d.at("ack_dscp")), 255u);
+	EXPECT_EQ(str(d.at("params_algo")), "dcqcn");
+	EXPECT_EQ(u64(d.at("params").at("rp_ai_rate_kbps")), 2000u);
+	EXPECT_EQ(d.at("params").size(), 11u);
+	EXPECT_EQ(doc.at(1).at("params").size(), 0u);
+	EXPECT_EQ(doc.at(1).at("ecn"), Json(false));
 }
 
 TEST_F(Cli, DevShowUnknownDevice)
@@ -652,19 +684,19 @@ TEST_F(Cli, QpShowStateAsRepeatedTopLevelNests)
 TEST_F(Cli, QpShowJson)
 {
 	RunResult r = run({ "-j", "qp", "show" });
-	Json doc = JsonParser::parse(r.out);
+	Json doc = parse(r.out);
 	ASSERT_EQ(doc.size(), 3u);
-	EXPECT_EQ(doc[0]["dev"].str(), "rxe0");
-	EXPECT_EQ(doc[0]["qpn"].u64(), 17u);
-	EXPECT_EQ(doc[0]["rate_bps"].u64(), 8500000000u);
-	EXPECT_EQ(doc[0]["window_bytes"].u64(), 0u);
-	EXPECT_EQ(doc[0]["state"]["alpha"].u64(), 16384u);
-	EXPECT_FALSE(doc[0].has("params"));
-	EXPECT_EQ(doc[2]["state"].size(), 0u);
+	EXPECT_EQ(str(doc.at(0).at("dev")), "rxe0");
+	EXPECT_EQ(u64(doc.at(0).at("qpn")), 17u);
+	EXPECT_EQ(u64(doc.at(0).at("rate_bps")), 8500000000u);
+	EXPECT_EQ(u64(doc.at(0).at("window_bytes")), 0u);
+	EXPECT_EQ(u64(doc.at(0).at("state").at("alpha")), 16384u);
+	EXPECT_FALSE(doc.at(0).contains("params"));
+	EXPECT_EQ(doc.at(2).at("state").size(), 0u);
 	RunResult d = run({ "-j", "-d", "qp", "show", "rxe0", "17" });
-	Json dd = JsonParser::parse(d.out);
-	EXPECT_EQ(dd[0]["params"]["rp_ai_rate_kbps"].u64(), 2000u);
-	EXPECT_EQ(dd[0]["stats"]["cnp_handled"].u64(), 5u);
+	Json dd = parse(d.out);
+	EXPECT_EQ(u64(dd.at(0).at("params").at("rp_ai_rate_kbps")), 2000u);
+	EXPECT_EQ(u64(dd.at(0).at("stats").at("cnp_handled")), 5u);
 	EXPECT_EQ(run({ "-j", "qp", "show", "rxe1", "5" }).out.find("[{\"dev\":\"rxe1\",\"qpn\":5,"),
 		  0u);
 	// No QPs: an empty list, and nothing at all for people.
@@ -830,9 +862,9 @@ TEST_F(Cli, StatsSnapshot)
 	RunResult all = run({ "stats" });
 	EXPECT_NE(all.out.find("\n\nrxe1:\n    cnp_sent      0\n"), std::string::npos) << all.out;
 	EXPECT_TRUE(k.calls.back().dump);
-	Json doc = JsonParser::parse(run({ "-j", "stats" }).out);
-	EXPECT_EQ(doc[1]["dev"].str(), "rxe1");
-	EXPECT_EQ(doc[0]["stats"]["cnp_received"].u64(), 40u);
+	Json doc = parse(run({ "-j", "stats" }).out);
+	EXPECT_EQ(str(doc.at(1).at("dev")), "rxe1");
+	EXPECT_EQ(u64(doc.at(0).at("stats").at("cnp_received")), 40u);
 	EXPECT_EQ(run({ "stats", "nope" }).code, 1);
 }
 
@@ -868,12 +900,15 @@ TEST_F(Cli, StatsWatchJsonAndCounterReset)
 	};
 	RunResult r = run({ "-j", "stats", "rxe0", "-w", "500ms", "-c", "1" });
 	ASSERT_EQ(r.code, 0) << r.err;
-	Json doc = JsonParser::parse(r.out);
-	EXPECT_EQ(doc["dev"].str(), "rxe0");
-	EXPECT_EQ(doc["interval_ns"].u64(), 500000000u);
-	EXPECT_EQ(doc["time_ns"].u64(), 1500000000u);
-	EXPECT_EQ(doc["per_second"]["cnp_sent"].text, "20"); // 10 since the reset, in 0.5 s
-	EXPECT_EQ(doc["per_second"]["cnp_received"].text, "0");
+	Json doc = parse(r.out);
+	EXPECT_EQ(str(doc.at("dev")), "rxe0");
+	EXPECT_EQ(u64(doc.at("interval_ns")), 500000000u);
+	EXPECT_EQ(u64(doc.at("time_ns")), 1500000000u);
+	EXPECT_EQ(u64(doc.at("per_second").at("cnp_sent")), 20u); // 10 since the reset, in 0.5 s
+	EXPECT_EQ(u64(doc.at("per_second").at("cnp_received")), 0u);
+	// integers stay integers: what scripts read of this line
+	EXPECT_NE(r.out.find("\"per_second\":{\"cnp_sent\":20,\"cnp_received\":0,"), std::string::npos)
+		<< r.out;
 }
 
 TEST_F(Cli, StatsWatchStopsOnInterrupt)

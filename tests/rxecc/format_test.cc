@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Output formatting: human units, tables, JSON (escaping, structure) and CSV.
+// Output formatting: human units, tables and CSV. JSON is nlohmann-json
+// (cli_test.cc checks the documents).
 #include <gtest/gtest.h>
 #include <rdma/rxe_cc.h>
 #include <sstream>
 
 #include "format.h"
-#include "json_mini.h"
 #include "parse.h"
 #include "units.h"
 
 namespace rxecc {
 namespace {
-
-using test::Json;
-using test::JsonParser;
 
 TEST(FormatRate, Units)
 {
@@ -94,106 +91,6 @@ TEST(FormatUnits, LabelsAndIds)
 	EXPECT_EQ(format_range(p), "1..31 (bool)");
 	p.unit = RXE_CC_UNIT_ID_DSCP;
 	EXPECT_EQ(format_range(p), "1..31 DSCP");
-}
-
-TEST(JsonQuote, EscapesWhatJsonRequires)
-{
-	EXPECT_EQ(json_quote(""), "\"\"");
-	EXPECT_EQ(json_quote("rxe0"), "\"rxe0\"");
-	EXPECT_EQ(json_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
-	EXPECT_EQ(json_quote("\n\t\r\b\f"), "\"\\n\\t\\r\\b\\f\"");
-	EXPECT_EQ(json_quote(std::string("\x01\x1f\x00", 3)), "\"\\u0001\\u001f\\u0000\"");
-	EXPECT_EQ(json_quote("/ and \x7f stay"), "\"/ and \x7f stay\"");
-}
-
-TEST(JsonQuote, Utf8KeptAndInvalidBytesReplaced)
-{
-	EXPECT_EQ(json_quote("\xc2\xb5s"), "\"\xc2\xb5s\"");			  // µs
-	EXPECT_EQ(json_quote("\xe2\x82\xac"), "\"\xe2\x82\xac\"");		  // €
-	EXPECT_EQ(json_quote("\xf0\x9f\x98\x80"), "\"\xf0\x9f\x98\x80\"");	  // emoji
-	EXPECT_EQ(json_quote("\xff"), "\"\\ufffd\"");				  // never valid
-	EXPECT_EQ(json_quote("\xc0\xaf"), "\"\\ufffd\\ufffd\"");		  // overlong
-	EXPECT_EQ(json_quote("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");	  // surrogate
-	EXPECT_EQ(json_quote("a\xe2\x82"), "\"a\\ufffd\\ufffd\"");		  // truncated
-	EXPECT_EQ(json_quote("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); // > U+10FFFF
-}
-
-TEST(JsonQuote, EveryByteStringIsValidJson)
-{
-	// Every single byte and every pair of high bytes: the result parses
-	// and, for ASCII, decodes back to the input.
-	for (int c = 0; c < 256; ++c) {
-		std::string s(1, static_cast<char>(c));
-		Json j = JsonParser::parse(json_quote(s));
-		if (c < 0x80) {
-			EXPECT_EQ(j.str(), s) << c;
-		}
-	}
-	for (int a = 0x80; a < 256; ++a)
-		for (int b = 0x80; b < 256; b += 7) {
-			std::string s = { static_cast<char>(a), static_cast<char>(b) };
-			EXPECT_NO_THROW(JsonParser::parse(json_quote(s))) << a << " " << b;
-		}
-}
-
-TEST(JsonWriter, CompactStructure)
-{
-	JsonWriter w(false);
-	w.begin_array();
-	w.begin_object();
-	w.key("dev");
-	w.value("rxe\"0");
-	w.key("n");
-	w.value(std::uint64_t{ 18446744073709551615ULL });
-	w.key("on");
-	w.value(true);
-	w.key("none");
-	w.value_null();
-	w.key("empty");
-	w.begin_object();
-	w.end_object();
-	w.key("list");
-	w.begin_array();
-	w.value(std::uint64_t{ 1 });
-	w.value_number("2.5");
-	w.end_array();
-	w.end_object();
-	w.begin_array();
-	w.end_array();
-	w.end_array();
-	EXPECT_EQ(w.str(), "[{\"dev\":\"rxe\\\"0\",\"n\":18446744073709551615,\"on\":true,"
-			   "\"none\":null,\"empty\":{},\"list\":[1,2.5]},[]]");
-	Json j = JsonParser::parse(w.str());
-	EXPECT_EQ(j[0]["dev"].str(), "rxe\"0");
-	EXPECT_EQ(j[0]["list"][1].text, "2.5");
-}
-
-TEST(JsonWriter, PrettyIsIndentedAndEquivalent)
-{
-	JsonWriter w(true);
-	w.begin_array();
-	w.begin_object();
-	w.key("a");
-	w.value(std::uint64_t{ 1 });
-	w.key("b");
-	w.begin_array();
-	w.value("x");
-	w.end_array();
-	w.key("c");
-	w.begin_object();
-	w.end_object();
-	w.end_object();
-	w.end_array();
-	EXPECT_EQ(w.str(), "[\n"
-			   "  {\n"
-			   "    \"a\": 1,\n"
-			   "    \"b\": [\n"
-			   "      \"x\"\n"
-			   "    ],\n"
-			   "    \"c\": {}\n"
-			   "  }\n"
-			   "]");
-	EXPECT_EQ(JsonParser::parse(w.str())[0]["b"][0].str(), "x");
 }
 
 TEST(TableFormat, AlignsColumnsWithoutTrailingSpaces)

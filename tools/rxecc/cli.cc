@@ -9,6 +9,7 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <nlohmann/json.hpp>
 #include <rdma/rxe_cc.h>
 
 #include "format.h"
@@ -26,6 +27,19 @@ namespace rxecc {
 const char *const kVersion = RXECC_VERSION;
 
 namespace {
+
+// JSON documents keep their keys in the order they are written.
+using Json = nlohmann::ordered_json;
+
+// A rate per second as format_per_second() rounds it: an integer, or a
+// number with one or two decimals.
+Json per_second_json(std::uint64_t delta, std::uint64_t elapsed_ns)
+{
+	const std::string t = format_per_second(delta, elapsed_ns);
+	if (t.find('.') == std::string::npos)
+		return std::stoull(t);
+	return std::stod(t);
+}
 
 // ---------------------------------------------------------------- errors
 
@@ -50,7 +64,7 @@ bool is_not_found(int err)
 	return err == ENODEV || err == ENOENT || err == ENXIO || err == ESRCH;
 }
 
-std::string quoted(std::string_view s)
+std::string in_quotes(std::string_view s)
 {
 	return "'" + std::string(s) + "'";
 }
@@ -97,7 +111,7 @@ std::string suggestion(std::string_view name, const std::vector<std::string> &ca
 			best = c;
 		}
 	}
-	return best.empty() ? "" : "; did you mean " + quoted(best) + "?";
+	return best.empty() ? "" : "; did you mean " + in_quotes(best) + "?";
 }
 
 // A (sub)command word or its abbreviation; as in iproute2, the first word
@@ -198,18 +212,18 @@ Parsed parse_args(const std::vector<std::string> &args, std::size_t from,
 				if (s.long_name == name)
 					spec = &s;
 			if (!spec)
-				usage_error(topic, "unknown option " + quoted(a));
+				usage_error(topic, "unknown option " + in_quotes(a));
 			if (spec->takes_value) {
 				if (!value) {
 					if (i + 1 >= args.size())
-						usage_error(topic, "option " + quoted("--" + name) +
+						usage_error(topic, "option " + in_quotes("--" + name) +
 									   " needs a value");
 					value = args[++i];
 				}
 				p.opts[spec->short_name] = *value;
 			} else {
 				if (value)
-					usage_error(topic, "option " + quoted("--" + name) +
+					usage_error(topic, "option " + in_quotes("--" + name) +
 								   " takes no value");
 				p.opts[spec->short_name] = "";
 			}
@@ -228,8 +242,8 @@ Parsed parse_args(const std::vector<std::string> &args, std::size_t from,
 				if (s.short_name == c)
 					spec = &s;
 			if (!spec)
-				usage_error(topic, "unknown option " + quoted(std::string("-") + c) +
-							   (a.size() > 2 ? " in " + quoted(a) : ""));
+				usage_error(topic, "unknown option " + in_quotes(std::string("-") + c) +
+							   (a.size() > 2 ? " in " + in_quotes(a) : ""));
 			if (!spec->takes_value) {
 				p.opts[c] = "";
 				continue;
@@ -238,7 +252,7 @@ Parsed parse_args(const std::vector<std::string> &args, std::size_t from,
 				p.opts[c] = a.substr(k + 1);
 			} else {
 				if (i + 1 >= args.size())
-					usage_error(topic, "option " + quoted(std::string("-") + c) +
+					usage_error(topic, "option " + in_quotes(std::string("-") + c) +
 								   " needs a value");
 				p.opts[c] = args[++i];
 			}
@@ -333,7 +347,7 @@ public:
 		if (const AlgoInfo *a = lookup_algo(name))
 			return *a;
 		std::vector<std::string> names = algo_names();
-		usage_error(topic, "unknown algorithm " + quoted(name) + suggestion(name, names) +
+		usage_error(topic, "unknown algorithm " + in_quotes(name) + suggestion(name, names) +
 					   "; available: " + join(names));
 	}
 
@@ -355,7 +369,7 @@ public:
 	[[noreturn]] void device_not_found(const std::string &dev, const std::string &tail)
 	{
 		std::vector<std::string> names = dev_names();
-		runtime_error("device " + quoted(dev) + " not found" +
+		runtime_error("device " + in_quotes(dev) + " not found" +
 			      (names.empty() ? "; there are no rxe devices"
 					     : suggestion(dev, names) + "; rxe devices: " + join(names)) +
 			      tail);
@@ -406,8 +420,12 @@ public:
 		runtime_error(what + ": " + std::strerror(s.err));
 	}
 
-	// Output of a JSON document.
-	void print_json(const JsonWriter &w) { env.out << w.str() << '\n'; }
+	// Output of a JSON document: one line, or indented with -p. Invalid
+	// UTF-8 in a kernel string becomes U+FFFD.
+	void print_json(const Json &j)
+	{
+		env.out << j.dump(g.pretty ? 2 : -1, ' ', false, Json::error_handler_t::replace) << '\n';
+	}
 
 private:
 	std::unique_ptr<Transport> tp_;
@@ -429,7 +447,7 @@ std::uint32_t unit_of_state(const AlgoInfo *a, const std::string &name)
 void no_more(const Ctx &ctx, const std::vector<std::string> &p, std::size_t n)
 {
 	if (p.size() > n)
-		usage_error(ctx.topic, "unexpected argument " + quoted(p[n]));
+		usage_error(ctx.topic, "unexpected argument " + in_quotes(p[n]));
 }
 
 // Limits of the device settings that the kernel enforces but the uapi
@@ -460,7 +478,7 @@ constexpr std::size_t kDevNameMax = 63;
 void check_dev_name(const Ctx &ctx, const std::string &dev)
 {
 	if (dev.size() > kDevNameMax)
-		usage_error(ctx.topic, "device name " + quoted(dev.substr(0, 16) + "...") +
+		usage_error(ctx.topic, "device name " + in_quotes(dev.substr(0, 16) + "...") +
 					       " is too long (at most " +
 					       std::to_string(kDevNameMax) + " characters)");
 }
@@ -485,50 +503,27 @@ int cmd_algo(Ctx &ctx, const std::vector<std::string> &args)
 	}
 
 	if (ctx.g.json) {
-		JsonWriter w(ctx.g.pretty);
-		w.begin_array();
+		Json doc = Json::array();
 		for (const AlgoInfo *a : list) {
-			w.begin_object();
-			w.key("name");
-			w.value(a->name);
-			if (a->id) {
-				w.key("id");
-				w.value(std::uint64_t{ *a->id });
-			}
-			w.key("params");
-			w.begin_array();
-			for (const ParamInfo &pi : a->params) {
-				w.begin_object();
-				w.key("name");
-				w.value(pi.name);
-				w.key("unit");
-				w.value(unit_id(pi.unit));
-				w.key("default");
-				w.value(std::uint64_t{ pi.def });
-				w.key("min");
-				w.value(std::uint64_t{ pi.min });
-				w.key("max");
-				w.value(std::uint64_t{ pi.max });
-				w.key("help");
-				w.value(pi.help);
-				w.end_object();
-			}
-			w.end_array();
-			w.key("state");
-			w.begin_array();
-			for (const StateInfo &si : a->state) {
-				w.begin_object();
-				w.key("name");
-				w.value(si.name);
-				w.key("unit");
-				w.value(unit_id(si.unit));
-				w.end_object();
-			}
-			w.end_array();
-			w.end_object();
+			Json ja = { { "name", a->name } };
+			if (a->id)
+				ja["id"] = std::uint64_t{ *a->id };
+			Json params = Json::array();
+			for (const ParamInfo &pi : a->params)
+				params.push_back({ { "name", pi.name },
+						   { "unit", unit_id(pi.unit) },
+						   { "default", std::uint64_t{ pi.def } },
+						   { "min", std::uint64_t{ pi.min } },
+						   { "max", std::uint64_t{ pi.max } },
+						   { "help", pi.help } });
+			ja["params"] = std::move(params);
+			Json state = Json::array();
+			for (const StateInfo &si : a->state)
+				state.push_back({ { "name", si.name }, { "unit", unit_id(si.unit) } });
+			ja["state"] = std::move(state);
+			doc.push_back(std::move(ja));
 		}
-		w.end_array();
-		ctx.print_json(w);
+		ctx.print_json(doc);
 		return kExitOk;
 	}
 
@@ -578,14 +573,12 @@ int cmd_algo(Ctx &ctx, const std::vector<std::string> &args)
 
 // ---------------------------------------------------------------- dev
 
-void json_params(JsonWriter &w, const std::vector<NamedValue> &params)
+Json json_params(const std::vector<NamedValue> &params)
 {
-	w.begin_object();
-	for (const NamedValue &nv : params) {
-		w.key(nv.name);
-		w.value(nv.value);
-	}
-	w.end_object();
+	Json o = Json::object();
+	for (const NamedValue &nv : params)
+		o[nv.name] = nv.value;
+	return o;
 }
 
 int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
@@ -603,7 +596,7 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 		dev = pos[i++];
 	if (i < pos.size()) {
 		if (pos[i] != "algo")
-			usage_error(ctx.topic, "unexpected argument " + quoted(pos[i]));
+			usage_error(ctx.topic, "unexpected argument " + in_quotes(pos[i]));
 		if (i + 1 >= pos.size())
 			usage_error(ctx.topic, "'algo' needs an algorithm name");
 		algo = pos[i + 1];
@@ -627,41 +620,28 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 	}
 
 	if (ctx.g.json) {
-		JsonWriter w(ctx.g.pretty);
-		w.begin_array();
+		Json doc = Json::array();
 		for (const DevInfo &d : devs) {
-			w.begin_object();
-			w.key("dev");
-			w.value(d.name);
-			if (d.index) {
-				w.key("index");
-				w.value(std::uint64_t{ *d.index });
-			}
-			w.key("algo");
-			w.value(d.algo);
-			auto opt = [&w](const char *k, const std::optional<std::uint64_t> &v) {
-				if (v) {
-					w.key(k);
-					w.value(*v);
-				}
+			Json jd = { { "dev", d.name } };
+			if (d.index)
+				jd["index"] = std::uint64_t{ *d.index };
+			jd["algo"] = d.algo;
+			auto opt = [&jd](const char *k, const std::optional<std::uint64_t> &v) {
+				if (v)
+					jd[k] = *v;
 			};
 			opt("line_rate_bps", d.line_rate_bps);
 			opt("base_rtt_ns", d.base_rtt_ns);
-			if (d.ecn) {
-				w.key("ecn");
-				w.value(*d.ecn != 0);
-			}
+			if (d.ecn)
+				jd["ecn"] = *d.ecn != 0;
 			opt("ack_every", d.ack_every);
 			opt("cnp_dscp", d.cnp_dscp);
 			opt("ack_dscp", d.ack_dscp);
-			w.key("params_algo");
-			w.value(algo.empty() ? d.algo : algo);
-			w.key("params");
-			json_params(w, d.params);
-			w.end_object();
+			jd["params_algo"] = algo.empty() ? d.algo : algo;
+			jd["params"] = json_params(d.params);
+			doc.push_back(std::move(jd));
 		}
-		w.end_array();
-		ctx.print_json(w);
+		ctx.print_json(doc);
 		return kExitOk;
 	}
 
@@ -735,14 +715,14 @@ std::vector<NamedValue> check_params(Ctx &ctx, const AlgoInfo &algo,
 		const ParamInfo *pi = algo.find_param(name);
 		if (!pi) {
 			if (algo.params.empty())
-				usage_error(ctx.topic, "algorithm " + quoted(algo.name) +
-							       " has no parameters, so " + quoted(name) +
+				usage_error(ctx.topic, "algorithm " + in_quotes(algo.name) +
+							       " has no parameters, so " + in_quotes(name) +
 							       " cannot be set" + whose);
 			std::vector<std::string> names;
 			for (const ParamInfo &q : algo.params)
 				names.push_back(q.name);
-			usage_error(ctx.topic, "algorithm " + quoted(algo.name) + " has no parameter " +
-						       quoted(name) + whose + suggestion(name, names) +
+			usage_error(ctx.topic, "algorithm " + in_quotes(algo.name) + " has no parameter " +
+						       in_quotes(name) + whose + suggestion(name, names) +
 						       "; its parameters: " + join(names));
 		}
 		std::uint32_t v;
@@ -769,7 +749,7 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 	if (pos.empty())
 		usage_error(ctx.topic, "missing DEV");
 	if (kDevKeywords.count(pos[0]))
-		usage_error(ctx.topic, "missing DEV before " + quoted(pos[0]));
+		usage_error(ctx.topic, "missing DEV before " + in_quotes(pos[0]));
 	DevSet set;
 	set.dev = pos[0];
 	check_dev_name(ctx, set.dev);
@@ -779,11 +759,11 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 		const std::string &kw = pos[i];
 		bool keyword = kDevKeywords.count(kw) != 0;
 		if (i + 1 >= pos.size())
-			usage_error(ctx.topic, (keyword ? quoted(kw) : "parameter " + quoted(kw)) +
+			usage_error(ctx.topic, (keyword ? in_quotes(kw) : "parameter " + in_quotes(kw)) +
 						       " needs a value");
 		const std::string &val = pos[i + 1];
 		if (!seen.insert(kw).second)
-			usage_error(ctx.topic, quoted(kw) + " is given twice");
+			usage_error(ctx.topic, in_quotes(kw) + " is given twice");
 		std::string err;
 		if (kw == "algo") {
 			set.algo = val;
@@ -861,7 +841,7 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 			target = ctx.lookup_algo(cur.algo);
 			if (!target)
 				runtime_error(what + ": the kernel reports default algorithm " +
-					      quoted(cur.algo) + ", which it does not list");
+					      in_quotes(cur.algo) + ", which it does not list");
 			whose = " (parameters apply to the default algorithm of " + set.dev +
 				"; name another with 'algo NAME')";
 		}
@@ -994,36 +974,21 @@ int cmd_qp_show(Ctx &ctx, const std::vector<std::string> &args)
 	}
 
 	if (ctx.g.json) {
-		JsonWriter w(ctx.g.pretty);
-		w.begin_array();
+		Json doc = Json::array();
 		for (const QpInfo &q : qps) {
-			w.begin_object();
-			w.key("dev");
-			w.value(q.dev);
-			w.key("qpn");
-			w.value(std::uint64_t{ q.qpn });
-			w.key("algo");
-			w.value(q.algo);
-			if (q.rate_bps) {
-				w.key("rate_bps");
-				w.value(*q.rate_bps);
-			}
-			if (q.window_bytes) {
-				w.key("window_bytes");
-				w.value(*q.window_bytes);
-			}
-			w.key("state");
-			json_params(w, q.state);
+			Json jq = { { "dev", q.dev }, { "qpn", std::uint64_t{ q.qpn } }, { "algo", q.algo } };
+			if (q.rate_bps)
+				jq["rate_bps"] = *q.rate_bps;
+			if (q.window_bytes)
+				jq["window_bytes"] = *q.window_bytes;
+			jq["state"] = json_params(q.state);
 			if (ctx.g.details) {
-				w.key("params");
-				json_params(w, q.params);
-				w.key("stats");
-				json_params(w, q.stats);
+				jq["params"] = json_params(q.params);
+				jq["stats"] = json_params(q.stats);
 			}
-			w.end_object();
+			doc.push_back(std::move(jq));
 		}
-		w.end_array();
-		ctx.print_json(w);
+		ctx.print_json(doc);
 		return kExitOk;
 	}
 	for (const QpInfo &q : qps)
@@ -1054,10 +1019,10 @@ int cmd_qp_set(Ctx &ctx, const std::vector<std::string> &args)
 	for (std::size_t i = 2; i < pos.size(); i += 2) {
 		const std::string &kw = pos[i];
 		if (i + 1 >= pos.size())
-			usage_error(ctx.topic, (kw == "algo" ? quoted(kw) : "parameter " + quoted(kw)) +
+			usage_error(ctx.topic, (kw == "algo" ? in_quotes(kw) : "parameter " + in_quotes(kw)) +
 						       " needs a value");
 		if (!seen.insert(kw).second)
-			usage_error(ctx.topic, quoted(kw) + " is given twice");
+			usage_error(ctx.topic, in_quotes(kw) + " is given twice");
 		if (kw == "algo")
 			algo = pos[i + 1];
 		else
@@ -1095,18 +1060,10 @@ std::vector<DevStats> fetch_stats(Ctx &ctx, const std::string &dev)
 void print_stats(Ctx &ctx, const std::vector<DevStats> &all)
 {
 	if (ctx.g.json) {
-		JsonWriter w(ctx.g.pretty);
-		w.begin_array();
-		for (const DevStats &d : all) {
-			w.begin_object();
-			w.key("dev");
-			w.value(d.dev);
-			w.key("stats");
-			json_params(w, d.stats);
-			w.end_object();
-		}
-		w.end_array();
-		ctx.print_json(w);
+		Json doc = Json::array();
+		for (const DevStats &d : all)
+			doc.push_back({ { "dev", d.dev }, { "stats", json_params(d.stats) } });
+		ctx.print_json(doc);
 		return;
 	}
 	bool first = true;
@@ -1133,6 +1090,7 @@ void print_stats_delta(Ctx &ctx, const std::vector<DevStats> &prev, const std::v
 		if (!old)
 			continue; // appeared during this interval: next time
 		std::vector<std::pair<std::string, std::string>> rates;
+		Json per_second = Json::object();
 		for (const NamedValue &nv : d.stats) {
 			std::uint64_t before = 0;
 			for (const NamedValue &o : old->stats)
@@ -1141,25 +1099,13 @@ void print_stats_delta(Ctx &ctx, const std::vector<DevStats> &prev, const std::v
 			// A counter that went down was reset: count from zero.
 			std::uint64_t delta = nv.value >= before ? nv.value - before : nv.value;
 			rates.emplace_back(nv.name, format_per_second(delta, elapsed_ns));
+			per_second[nv.name] = per_second_json(delta, elapsed_ns);
 		}
 		if (ctx.g.json) {
-			JsonWriter w(ctx.g.pretty);
-			w.begin_object();
-			w.key("dev");
-			w.value(d.dev);
-			w.key("time_ns");
-			w.value(now_ns);
-			w.key("interval_ns");
-			w.value(elapsed_ns);
-			w.key("per_second");
-			w.begin_object();
-			for (const auto &[k, v] : rates) {
-				w.key(k);
-				w.value_number(v);
-			}
-			w.end_object();
-			w.end_object();
-			ctx.print_json(w);
+			ctx.print_json({ { "dev", d.dev },
+					 { "time_ns", now_ns },
+					 { "interval_ns", elapsed_ns },
+					 { "per_second", std::move(per_second) } });
 		} else {
 			ctx.env.out << d.dev << ": per second over " << format_time_ns(elapsed_ns)
 				    << '\n';
@@ -1420,7 +1366,7 @@ int cmd_monitor(Ctx &ctx, const std::vector<std::string> &args)
 		std::string why;
 		file = ctx.env.open_file(p.opts['o'], why);
 		if (!file)
-			runtime_error("cannot write " + quoted(p.opts['o']) + ": " + why);
+			runtime_error("cannot write " + in_quotes(p.opts['o']) + ": " + why);
 	}
 	Monitor mon(ctx, dev, events, file ? *file : ctx.env.out);
 	mon.header();
@@ -1477,7 +1423,7 @@ int cmd_group(Ctx &ctx, const std::string &group, const std::vector<std::string>
 		ctx.env.out << help_text(group);
 		return kExitOk;
 	}
-	usage_error(group, "unknown " + group + " command " + quoted(args[0]) + " (show or set)");
+	usage_error(group, "unknown " + group + " command " + in_quotes(args[0]) + " (show or set)");
 }
 
 int dispatch(Ctx &ctx, const std::vector<std::string> &args)
@@ -1509,7 +1455,7 @@ int dispatch(Ctx &ctx, const std::vector<std::string> &args)
 		}
 		std::string_view text = help_text(topic);
 		if (text.empty())
-			usage_error("", "no help on " + quoted(topic));
+			usage_error("", "no help on " + in_quotes(topic));
 		ctx.env.out << text;
 		return kExitOk;
 	}
@@ -1523,7 +1469,7 @@ int dispatch(Ctx &ctx, const std::vector<std::string> &args)
 		return cmd_stats(ctx, rest);
 	if (cmd == "monitor")
 		return cmd_monitor(ctx, rest);
-	usage_error("", "unknown command " + quoted(args[at]) +
+	usage_error("", "unknown command " + in_quotes(args[at]) +
 				" (algo, dev, qp, stats or monitor)");
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Output helpers: human units, aligned tables, JSON and CSV.
+// Output helpers: human units, aligned tables and CSV. JSON is written
+// with nlohmann-json (cli.cc).
 #ifndef RXECC_FORMAT_H
 #define RXECC_FORMAT_H
 
@@ -36,43 +37,6 @@ std::string format_range(const ParamInfo &p);
 std::string format_param_value(std::uint32_t unit, std::uint64_t v);
 // A state value for people: fractions for Q10/Q16, else the integer.
 std::string format_state_value(std::uint32_t unit, std::uint64_t v);
-
-// JSON string literal with quotes; control characters escaped, invalid
-// UTF-8 replaced by U+FFFD.
-std::string json_quote(std::string_view s);
-
-// A JSON document written incrementally. Commas and, with `pretty`,
-// newlines and indentation are handled here.
-class JsonWriter {
-public:
-	explicit JsonWriter(bool pretty) : pretty_(pretty) {}
-
-	void begin_object();
-	void end_object();
-	void begin_array();
-	void end_array();
-	void key(std::string_view k);
-	void value(std::string_view s);
-	void value(const char *s) { value(std::string_view(s)); }
-	void value(std::uint64_t v);
-	void value(bool b);
-	void value_null();
-	// A number already formatted, e.g. "12.5".
-	void value_number(std::string_view text);
-
-	const std::string &str() const { return out_; }
-
-private:
-	void before_value();
-	void newline();
-	void open(char c);
-	void close(char c);
-
-	bool pretty_;
-	std::string out_;
-	std::vector<bool> first_; // per open container: nothing written yet
-	bool after_key_ = false;
-};
 
 // Columns padded to the widest cell; the last column is not padded.
 class Table {
