@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "fabric.h"
 #include "telemetry.h"
 #include "topology.h"
@@ -240,4 +242,26 @@ TEST(Telemetry, FramesAPortRefusedAreDrops)
 	EXPECT_EQ(flat_value(flat, "s0.b.tx_unsent"), "4");
 	EXPECT_EQ(flat_value(flat, "total_drops"), "3");
 	EXPECT_NE(b.t.json(0, lat).find("\"total_drops\":3,"), std::string::npos);
+}
+
+// The summary is one line of JSON whatever the attachments are: a path
+// may hold quotes, backslashes, control characters or bytes that are not
+// UTF-8 (these become U+FFFD).
+TEST(Telemetry, JsonOfOddAttachmentPaths)
+{
+	Topology topo = *parse_topology(kTopo).topology;
+	Fabric f{topo};
+	Telemetry t{f, {{"stream:/tmp/a\"b\\c\td.sock", "stream:/tmp/\xff\xfe.sock"}}};
+	LatenessHistogram lat;
+	const std::string text = t.json(2000, lat);
+	ASSERT_EQ(text.back(), '\n');
+	EXPECT_EQ(text.find('\n'), text.size() - 1) << "one line";
+	const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text);
+	const auto &ports = doc.at("switches").at(0).at("ports");
+	EXPECT_EQ(ports.at(0).at("attach").get<std::string>(), "stream:/tmp/a\"b\\c\td.sock");
+	EXPECT_EQ(ports.at(1).at("attach").get<std::string>(),
+		  "stream:/tmp/\xef\xbf\xbd\xef\xbf\xbd.sock");
+	EXPECT_TRUE(doc.at("time_us").is_number_unsigned());
+	EXPECT_EQ(doc.at("time_us").get<uint64_t>(), 2u);
+	EXPECT_EQ(doc.at("deliveries").get<uint64_t>(), 0u);
 }

@@ -3,11 +3,15 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "buffer.h"
 
 namespace rxecc::fabric::proc {
 
 namespace {
+
+using Json = nlohmann::ordered_json;
 
 uint64_t queue_drops(const QueueCounters &c)
 {
@@ -37,26 +41,6 @@ uint64_t ns_to_us_rounded(uint64_t ns)
 void add(std::string &s, uint64_t v)
 {
 	s += std::to_string(v);
-}
-
-// JSON string with the characters that need it escaped.
-std::string jstr(const std::string &s)
-{
-	std::string o = "\"";
-	for (char c : s) {
-		auto u = static_cast<unsigned char>(c);
-		if (c == '"' || c == '\\') {
-			o += '\\';
-			o += c;
-		} else if (u < 0x20) {
-			char buf[8];
-			std::snprintf(buf, sizeof(buf), "\\u%04x", u);
-			o += buf;
-		} else {
-			o += c;
-		}
-	}
-	return o + "\"";
 }
 
 struct Field {
@@ -152,55 +136,54 @@ namespace {
 class Emitter {
 public:
 	virtual ~Emitter() = default;
-	virtual void begin_switch(const std::string &name, bool first) = 0;
+	virtual void begin_switch(const std::string &name) = 0;
 	virtual void drops(const std::vector<Field> &f) = 0;
 	virtual void begin_port(const std::string &name, const std::string &attach,
-				const std::vector<Field> &f, bool first) = 0;
-	virtual void queue(int prio, const std::vector<Field> &f, bool first) = 0;
+				const std::vector<Field> &f) = 0;
+	virtual void queue(int prio, const std::vector<Field> &f) = 0;
 	virtual void end_port() = 0;
 	virtual void end_switch() = 0;
 };
 
+// The summary as a JSON tree (keys in the order written).
 class JsonEmitter : public Emitter {
 public:
-	std::string out;
+	Json switches = Json::array();
 
-	void fields(const std::vector<Field> &f, bool lead_comma)
+	static void fields(Json &o, const std::vector<Field> &f)
 	{
-		for (size_t i = 0; i < f.size(); i++) {
-			if (i || lead_comma)
-				out += ',';
-			out += jstr(f[i].name) + ":" + std::to_string(f[i].value);
-		}
+		for (const Field &x : f)
+			o[x.name] = x.value;
 	}
-	void begin_switch(const std::string &name, bool first) override
+	void begin_switch(const std::string &name) override
 	{
-		out += (first ? "" : ",") + std::string("{\"name\":") + jstr(name);
+		sw_ = Json{{"name", name}};
 	}
 	void drops(const std::vector<Field> &f) override
 	{
-		out += ",\"drops\":{";
-		fields(f, false);
-		out += "},\"ports\":[";
+		Json d = Json::object();
+		fields(d, f);
+		sw_["drops"] = std::move(d);
+		sw_["ports"] = Json::array();
 	}
 	void begin_port(const std::string &name, const std::string &attach,
-			const std::vector<Field> &f, bool first) override
+			const std::vector<Field> &f) override
 	{
-		out += first ? "{" : ",{";
-		out += "\"index\":" + std::to_string(f[0].value) + ",\"name\":" + jstr(name) +
-		       ",\"attach\":" + jstr(attach);
-		fields(std::vector<Field>(f.begin() + 1, f.end()), true);
-		out += ",\"queues\":[";
+		port_ = Json{{"index", f[0].value}, {"name", name}, {"attach", attach}};
+		fields(port_, std::vector<Field>(f.begin() + 1, f.end()));
+		port_["queues"] = Json::array();
 	}
-	void queue(int prio, const std::vector<Field> &f, bool first) override
+	void queue(int prio, const std::vector<Field> &f) override
 	{
-		out += first ? "{" : ",{";
-		out += "\"prio\":" + std::to_string(prio);
-		fields(f, true);
-		out += "}";
+		Json q = {{"prio", prio}};
+		fields(q, f);
+		port_["queues"].push_back(std::move(q));
 	}
-	void end_port() override { out += "]}"; }
-	void end_switch() override { out += "]}"; }
+	void end_port() override { sw_["ports"].push_back(std::move(port_)); }
+	void end_switch() override { switches.push_back(std::move(sw_)); }
+
+private:
+	Json sw_, port_;
 };
 
 class FlatEmitter : public Emitter {
@@ -212,16 +195,16 @@ public:
 		for (const auto &x : f)
 			out += prefix + x.name + " " + std::to_string(x.value) + "\n";
 	}
-	void begin_switch(const std::string &name, bool) override { sw_ = name; }
+	void begin_switch(const std::string &name) override { sw_ = name; }
 	void drops(const std::vector<Field> &f) override { fields(sw_ + ".drops.", f); }
 	void begin_port(const std::string &name, const std::string &attach,
-			const std::vector<Field> &f, bool) override
+			const std::vector<Field> &f) override
 	{
 		port_ = sw_ + "." + name + ".";
 		out += port_ + "attach " + (attach.empty() ? "-" : attach) + "\n";
 		fields(port_, f);
 	}
-	void queue(int prio, const std::vector<Field> &f, bool) override
+	void queue(int prio, const std::vector<Field> &f) override
 	{
 		fields(port_ + "q" + std::to_string(prio) + ".", f);
 	}
@@ -246,7 +229,7 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 	Totals tot;
 	for (int s = 0; s < f.num_switches(); s++) {
 		const Switch &sw = f.switch_at(s);
-		e.begin_switch(sw.config().name, s == 0);
+		e.begin_switch(sw.config().name);
 		std::vector<Field> drops;
 		for (int r = 0; r < kNumDropReasons; r++) {
 			auto reason = static_cast<DropReason>(r);
@@ -284,9 +267,7 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 				      {"rx_errors", ios.rx_errors},
 				      {"rx_oversize", ios.rx_oversize},
 				      {"rx_csum_fixed", ios.rx_csum_fixed},
-				      {"rx_csum_unsupported", ios.rx_csum_unsupported}},
-				     p == 0);
-			bool first = true;
+				      {"rx_csum_unsupported", ios.rx_csum_unsupported}});
 			for (int q = 0; q < kNumPriorities; q++) {
 				QueueStatus st = sw.queue_status(p, q, now);
 				const QueueCounters &qc = st.counters;
@@ -309,9 +290,7 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 					 {"drops", queue_drops(qc)},
 					 {"max_queue_bytes", qc.max_queue_bytes},
 					 {"queue_bytes_p50", percentile(samples, 50)},
-					 {"queue_bytes_p99", percentile(samples, 99)}},
-					first);
-				first = false;
+					 {"queue_bytes_p99", percentile(samples, 99)}});
 			}
 			e.end_port();
 		}
@@ -323,21 +302,26 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 std::string Telemetry::json(Time now, const LatenessHistogram &lat) const
 {
 	JsonEmitter e;
-	e.out = "{\"time_us\":" + std::to_string(now / 1000) + ",\"switches\":[";
 	Totals t = walk(f_, attach_, active_, io_, now, e);
-	std::string &o = e.out;
-	o += "],\"total_drops\":" + std::to_string(t.drops) +
-	     ",\"pfc_frames_sent\":" + std::to_string(t.pfc_sent) +
-	     ",\"pfc_frames_rx\":" + std::to_string(t.pfc_rx);
-	o += ",\"delivery_lateness_us\":{\"p50\":" +
-	     std::to_string(ns_to_us_rounded(lat.percentile_ns(50))) +
-	     ",\"p99\":" + std::to_string(ns_to_us_rounded(lat.percentile_ns(99))) +
-	     ",\"max\":" + std::to_string(ns_to_us_rounded(lat.max_ns())) + "}";
-	o += ",\"delivery_lateness_ns\":{\"p50\":" + std::to_string(lat.percentile_ns(50)) +
-	     ",\"p99\":" + std::to_string(lat.percentile_ns(99)) +
-	     ",\"max\":" + std::to_string(lat.max_ns()) + "}";
-	o += ",\"deliveries\":" + std::to_string(lat.count()) + "}\n";
-	return o;
+	Json doc = {
+		{"time_us", now / 1000},
+		{"switches", std::move(e.switches)},
+		{"total_drops", t.drops},
+		{"pfc_frames_sent", t.pfc_sent},
+		{"pfc_frames_rx", t.pfc_rx},
+		{"delivery_lateness_us",
+		 {{"p50", ns_to_us_rounded(lat.percentile_ns(50))},
+		  {"p99", ns_to_us_rounded(lat.percentile_ns(99))},
+		  {"max", ns_to_us_rounded(lat.max_ns())}}},
+		{"delivery_lateness_ns",
+		 {{"p50", lat.percentile_ns(50)},
+		  {"p99", lat.percentile_ns(99)},
+		  {"max", lat.max_ns()}}},
+		{"deliveries", lat.count()},
+	};
+	// An attachment is a path the user gave: bytes that are not UTF-8
+	// become U+FFFD rather than an exception.
+	return doc.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 std::string Telemetry::flat(Time now, const LatenessHistogram &lat) const
