@@ -9,6 +9,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "perfstat.h"
 
@@ -363,15 +364,41 @@ TEST(PerfstatFormat, Json)
 {
 	Report rep = parse_fixture("send_bw_gb.txt");
 	ASSERT_FALSE(rep.rows.empty());
+	// Bandwidths are rounded to four decimals as in the key=value output;
+	// nlohmann-json prints the number without trailing zeros (2.31, not
+	// 2.3100, the same JSON value).
 	EXPECT_EQ(perfstat::format_json(rep),
-		  "{\"rows\":[{\"bytes\":65536,\"iterations\":5000,\"bw_peak_gbps\":2.3100,"
-		  "\"bw_avg_gbps\":2.2700,\"msg_rate_mpps\":0.00433}]}");
+		  "{\"rows\":[{\"bytes\":65536,\"iterations\":5000,\"bw_peak_gbps\":2.31,"
+		  "\"bw_avg_gbps\":2.27,\"msg_rate_mpps\":0.00433}]}");
 
 	Report two = parse_fixture("send_lat_duration.txt");
 	ASSERT_FALSE(two.rows.empty());
 	EXPECT_EQ(perfstat::format_json(two),
 		  "{\"rows\":[{\"bytes\":2,\"iterations\":406133,\"t_avg_usec\":24.62,"
 		  "\"tps_avg\":40613.27}]}");
+}
+
+// Whole values stay integers and bandwidths stay numbers with a fraction,
+// as the text printed them; a bandwidth is rounded to 4 decimals first.
+TEST(PerfstatFormat, JsonNumberTypes)
+{
+	Report rep;
+	Row row;
+	row.bytes = 1;
+	row.iterations = 2;
+	row.fields = {{"t_avg", "t_avg", "usec", 26.0},
+		      {"t_p99", "t_p99", "usec", 0.125},
+		      {"bw_avg", "BW average", "Gb/sec", 1.0},
+		      {"bw_peak", "BW peak", "Gb/sec", 2.123456}};
+	rep.rows.push_back(row);
+	const std::string text = perfstat::format_json(rep);
+	EXPECT_EQ(text, "{\"rows\":[{\"bytes\":1,\"iterations\":2,\"t_avg_usec\":26,"
+			"\"t_p99_usec\":0.125,\"bw_avg_gbps\":1.0,\"bw_peak_gbps\":2.1235}]}");
+	const auto doc = nlohmann::ordered_json::parse(text);
+	const auto &r = doc.at("rows").at(0);
+	EXPECT_TRUE(r.at("t_avg_usec").is_number_unsigned());
+	EXPECT_TRUE(r.at("bw_avg_gbps").is_number_float());
+	EXPECT_EQ(r.at("t_p99_usec").get<double>(), 0.125);
 }
 
 } // namespace

@@ -5,11 +5,15 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <istream>
 #include <sstream>
 #include <system_error>
+
+#include <nlohmann/json.hpp>
 
 namespace perfstat {
 
@@ -171,7 +175,7 @@ bool looks_like_row(std::string_view trimmed)
 	return !trimmed.empty() && std::isdigit(static_cast<unsigned char>(trimmed.front()));
 }
 
-std::string quoted(std::string_view s)
+std::string in_quotes(std::string_view s)
 {
 	return "'" + std::string(s) + "'";
 }
@@ -212,17 +216,17 @@ Result<Row> parse_row(std::string_view trimmed, const std::vector<Column> &colum
 	Row row;
 	if (!parse_u64(words[0], row.bytes))
 		return Result<Row>::fail(line_prefix(line_no) + "malformed #bytes " +
-					 quoted(words[0]));
+					 in_quotes(words[0]));
 	if (!parse_u64(words[1], row.iterations))
 		return Result<Row>::fail(line_prefix(line_no) + "malformed #iterations " +
-					 quoted(words[1]));
+					 in_quotes(words[1]));
 	for (std::size_t i = 2; i < words.size(); ++i) {
 		const Column &col = columns[i];
 		Field f{col.key, col.label, col.unit, 0.0};
 		if (!parse_value(words[i], f.value))
 			return Result<Row>::fail(line_prefix(line_no) + "malformed number " +
-						 quoted(words[i]) + " in column " +
-						 quoted(column_name(col)));
+						 in_quotes(words[i]) + " in column " +
+						 in_quotes(column_name(col)));
 		row.fields.push_back(std::move(f));
 	}
 	return Result<Row>::ok(std::move(row));
@@ -247,6 +251,22 @@ std::string format_shortest(double v)
 std::string format_output_value(const OutputField &of)
 {
 	return of.is_bandwidth ? format_fixed(of.value, 4) : format_shortest(of.value);
+}
+
+// The value of format_output_value as a JSON number: a bandwidth rounded
+// to its four decimals, another value an integer if it is one, else the
+// double (nlohmann-json prints the shortest text that reads back).
+nlohmann::ordered_json json_number(const OutputField &of)
+{
+	if (of.is_bandwidth)
+		return std::strtod(format_fixed(of.value, 4).c_str(), nullptr);
+	const double v = of.value;
+	if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
+		if (v >= 0)
+			return static_cast<std::uint64_t>(v);
+		return static_cast<std::int64_t>(v);
+	}
+	return v;
 }
 
 } // namespace
@@ -418,22 +438,16 @@ std::string format_key_values(const Row &row)
 
 std::string format_json(const Report &report)
 {
-	// Keys are built from [a-z0-9_] only, so they need no escaping.
-	std::string out = "{\"rows\":[";
-	for (std::size_t i = 0; i < report.rows.size(); ++i) {
-		const Row &row = report.rows[i];
-		if (i > 0)
-			out += ',';
-		out += "{\"bytes\":" + std::to_string(row.bytes) +
-		       ",\"iterations\":" + std::to_string(row.iterations);
+	nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+	for (const Row &row : report.rows) {
+		nlohmann::ordered_json r = {{"bytes", row.bytes}, {"iterations", row.iterations}};
 		for (const Field &f : row.fields) {
 			OutputField of = output_field(f);
-			out += ",\"" + of.name + "\":" + format_output_value(of);
+			r[of.name] = json_number(of);
 		}
-		out += '}';
+		rows.push_back(std::move(r));
 	}
-	out += "]}";
-	return out;
+	return nlohmann::ordered_json{{"rows", std::move(rows)}}.dump();
 }
 
 } // namespace perfstat
