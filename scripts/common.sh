@@ -30,6 +30,7 @@ rxecc_units() {
 	fi
 	[ -x "$bin" ] || rxecc_die "$bin is not built (run 'make user' first)"
 	out=$("$bin" "$kind" "${bare[@]}" -- "$@" 2>&1) || rxecc_die "$what: ${out#rxecc-units: }"
+	# shellcheck disable=SC2034 # read by the scripts that source this file
 	mapfile -t RXECC_UNITS <<<"$out"
 }
 
