@@ -1,0 +1,81 @@
+// Text the report writes: summary.csv, plot data and gnuplot scripts, the
+// comparison tables and the index page. No file I/O here.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis.h"
+
+namespace rxecc::report {
+
+std::string summary_csv(const Analysis &a);
+
+// key,value lines of a summary.csv (later lines win).
+std::map<std::string, std::string> parse_summary(std::string_view text);
+
+// ---- plot data and scripts --------------------------------------------------
+
+std::string rate_dat(const Analysis &a);      // time_s, bottleneck, one column per ingress
+std::string queue_dat(const Analysis &a);     // time_s queue_kb paused width_s
+std::string queue_cdf_dat(const Analysis &a); // queue_kb fraction
+std::string slowdown_dat(const SlowdownReport &s); // fine buckets: size p50 p95 p99 count
+std::string slowdown_flows_csv(const SlowdownReport &s); // per flow
+// One block per flow (separated by two blank lines, gnuplot "index"):
+// rates "t_s mbps"; cc "t_s rate target alpha window fb1 fb2..."
+std::string flow_rate_dat(const Analysis &a);
+std::string flow_cc_dat(const Analysis &a, std::vector<std::string> &feedback_labels);
+
+struct PlotContext {
+	std::string term; // gnuplot terminal ("pngcairo noenhanced font \",10\"")
+	std::string dir;  // where the data files are and the PNGs go
+	std::string title;
+	std::string bin_text; // "10 ms"
+};
+
+// Each returns a gnuplot script writing DIR/NAME.png from DIR's data files.
+std::string rate_gp(const PlotContext &c, const Analysis &a, const Settings &s);
+std::string queue_gp(const PlotContext &c, const Analysis &a, const Settings &s);
+std::string queue_cdf_gp(const PlotContext &c, const Settings &s);
+std::string slowdown_gp(const PlotContext &c);
+std::string flows_gp(const PlotContext &c, const Analysis &a,
+		     const std::vector<std::string> &feedback_labels);
+
+// ---- comparison ---------------------------------------------------------------
+
+// Keys of summary.csv in comparison.csv, in order.
+extern const std::vector<std::string> kCompareKeys;
+
+struct CompareRun {
+	std::string dir;   // results directory
+	std::string work;  // where its plot data is
+	std::map<std::string, std::string> summary;
+	const Analysis *analysis = nullptr;
+};
+
+std::string comparison_csv(const std::vector<CompareRun> &runs);
+std::string comparison_txt(const std::string &scenario, const std::vector<CompareRun> &runs);
+// slowdown per bucket of every run that has one ("" if none has)
+std::string comparison_slowdown_csv(const std::vector<CompareRun> &runs);
+
+std::string cmp_queue_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
+std::string cmp_rate_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
+std::string cmp_queue_cdf_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
+std::string cmp_slowdown_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
+
+// ---- index page ------------------------------------------------------------
+
+struct IndexScenario {
+	std::string name;	   // scenario
+	std::string dir;	   // comparison directory, relative to the page
+	std::string comparison_txt; // the table
+	std::vector<std::string> cmp_plots; // relative paths of the comparison PNGs
+	std::vector<std::pair<std::string, std::vector<std::string>>> runs; // label, its PNGs (relative)
+};
+
+std::string html_escape(std::string_view s);
+std::string index_html(const std::string &title, const std::vector<IndexScenario> &sc);
+
+} // namespace rxecc::report

@@ -1,0 +1,38 @@
+// The report's file side: reading a results directory, writing its
+// outputs (nothing unless every input is valid), running gnuplot.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "analysis.h"
+
+namespace rxecc::report {
+
+// Reads and checks every input of the results directory DIR.
+RunInputs load_run(const std::string &dir);
+
+struct ReportOptions {
+	Options analysis;
+	bool plots = true;
+	std::string bin_text = "10 ms";
+};
+
+// `rxecc-report RESULTS`: writes RESULTS/summary.{txt,csv}, the plots and
+// the traffic outputs; prints summary.txt on OUT.
+void report_one(const std::string &dir, const ReportOptions &opt, std::ostream &out, std::ostream &err);
+
+// `rxecc-report --compare OUTDIR RESULTS...`
+void report_compare(const std::string &outdir, const std::vector<std::string> &dirs,
+		    const ReportOptions &opt, std::ostream &out, std::ostream &err);
+
+// `rxecc-report window RESULTS`: the flows' data periods and the window;
+// with WRITE_DATA also flows/NAME.data ("START END" in fabric seconds).
+void report_window(const std::string &dir, bool write_data, std::ostream &out);
+
+// `rxecc-report index OUTDIR COMPAREDIR...`: OUTDIR/index.html.
+void report_index(const std::string &outdir, const std::vector<std::string> &cmpdirs,
+		  const std::string &title, std::ostream &out);
+
+} // namespace rxecc::report
