@@ -409,6 +409,40 @@ case_compare() {
 	[ ! -e "$out/comparison.csv" ] || fail "failed compare wrote comparison.csv"
 }
 
+case_traffic() {
+	need_gnuplot
+	# The generator's records of two sized flows and h1's monitor file on
+	# top of a plain run (figures: tests/report/results_test.cc); every
+	# new plot is drawn, the slowdown table is printed.
+	local r=$TMP/traffic d th
+	mkrun "$r" meta='base_rtt_ns=100000' qrows='20:4000,30:8000'
+	echo 1764000000.000000 >"$r/fabric_t0"
+	th=flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status
+	for d in h1 h2; do
+		mkdir -p "$r/traffic/$d"
+		echo '{"t0_monotonic_ns":1000000000000,"t0_realtime_ns":1764000005000000000}' \
+			>"$r/traffic/$d/summary.json"
+	done
+	printf '%s\n%s\n' "$th" 'f1,h1,h0,write,10000,,1000,2,26,10000000,10000000,,,15000000,10000,10,,17;18,ok' \
+		>"$r/traffic/h1/flows.csv"
+	printf '%s\n%s\n' "$th" 'f2,h2,h0,write,5000,,1000,1,26,20000000,20000000,,,23000000,5000,5,,21,ok' \
+		>"$r/traffic/h2/flows.csv"
+	printf 'flow,bin_start_ns,bytes\nf1,10000000,6000\nf1,11000000,4000\n' >"$r/traffic/h1/bins.csv"
+	{
+		echo time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,dcqcn.cnp_handled,event
+		echo 1000011000000,rxe_h1,17,dcqcn,40000000,,60000,32768,3,
+		echo 1000012000000,rxe_h1,17,dcqcn,30000000,,60000,40000,5,
+		echo 1000012500000,rxe_h1,17,dcqcn,20000000,,,,,rate_dec
+	} >"$r/hosts/h1.monitor.csv"
+	report "$r" || return
+	for f in rate queue queue_cdf slowdown flows; do is_png "$r/$f.png"; done
+	expect "slowdown flows" "$(val "$r" slowdown_flows)" 2
+	expect "slowdown p50" "$(val "$r" slowdown.all.p50)" 5.178
+	grep -q '^  0-100KB  *2 ' "$TMP/out" || fail "stdout: no slowdown row: $(cat "$TMP/out")"
+	[ "$(head -n1 "$r/slowdown.csv")" = flow,size_bytes,fct_ns,ideal_fct_ns,slowdown ] ||
+		fail "slowdown.csv: bad header"
+}
+
 case_bad_input() {
 	local r=$TMP/bad
 	mkrun "$r"

@@ -248,15 +248,28 @@ std::string flows_gp(const PlotContext &c, const Analysis &a, const std::vector<
 		panels += f.cc.empty() ? 1u : 2u;
 	std::string g = header(c, "flows", 1000, static_cast<int>(200 * panels + 60));
 	g += strf("set multiplot layout %zu,1 title %s\n", panels,
-		  dq(c.title + ": per-flow rate (generator, 1 bin) and sender CC state").c_str());
+		  dq(c.title + ": per-flow rate (generator bins) and sender CC state").c_str());
 	g += "set lmargin at screen 0.08\nset rmargin at screen 0.80\nset grid\n"
 	     "set key outside right top\nset xlabel \"time (s, fabric clock)\"\n";
 	std::string rd = q(c.dir + "/flow_rate.dat"), cd = q(c.dir + "/flow_cc.dat");
 	for (std::size_t i = 0; i < n; ++i) {
 		const FlowRateSeries &f = a.flow_rates[i];
+		// the rate and the state panels of a flow share their time axis
+		double lo = 1e300, hi = -1e300;
+		for (const auto &p : f.points) {
+			lo = std::min(lo, p.first);
+			hi = std::max(hi, p.first);
+		}
+		for (const CcPoint &p : f.cc) {
+			lo = std::min(lo, p.t_s);
+			hi = std::max(hi, p.t_s);
+		}
+		if (hi <= lo)
+			hi = lo + 0.001;
+		g += strf("set xrange [%.6f:%.6f]\n", lo, hi);
 		g += "unset y2tics\nunset y2label\nset ytics mirror\nset yrange [0:*]\n";
 		g += "set title " + dq("flow " + f.flow) + "\nset ylabel \"Mbit/s\"\n";
-		g += strf("plot %s index %zu using 1:2 with lines lw 1.5 lc rgb \"black\" title \"goodput\"",
+		g += strf("plot %s index %zu using 1:2 with histeps lw 1.5 lc rgb \"black\" title \"goodput\"",
 			  rd.c_str(), i);
 		if (!f.cc.empty())
 			g += strf(", \\\n     %s index %zu using 1:2 with steps lw 1.5 lc rgb \"blue\" title \"CC rate\", "

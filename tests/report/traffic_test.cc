@@ -1,0 +1,237 @@
+// FCT slowdown arithmetic, size buckets, the generator's and the monitor's
+// records, clock alignment and the per-flow CC state.
+#include <gtest/gtest.h>
+
+#include "error.h"
+#include "traffic.h"
+
+using namespace rxecc::report;
+
+namespace {
+
+// 100 Mbit/s, 1024 B of payload per packet, 58 B of headers + 24 B of
+// preamble, IFG and FCS per packet
+const WireModel kWire{ 100000000, 1024, 82 };
+
+const std::string kTrafficHeader = "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,"
+				   "sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,"
+				   "bytes,msgs,retx,qpns,status";
+
+TrafficFlow sized(const std::string &name, std::uint64_t size, std::uint64_t fct_ns)
+{
+	TrafficFlow f;
+	f.flow = name;
+	f.size_bytes = size;
+	f.start_ns = 1000;
+	f.complete_ns = 1000 + fct_ns;
+	f.status = "ok";
+	return f;
+}
+
+} // namespace
+
+TEST(Slowdown, WireBytes)
+{
+	// 10000 B in one message: ceil(10000 / 1024) = 10 packets, 820 B more
+	EXPECT_EQ(wire_bytes(10000, 0, kWire), 10820u);
+	// in 4096 B messages: 2 * 4 packets + ceil(1808 / 1024) = 2: 10 again
+	EXPECT_EQ(wire_bytes(10000, 4096, kWire), 10820u);
+	// 3000 B in 1500 B messages: 2 * 2 packets (one message: 3)
+	EXPECT_EQ(wire_bytes(3000, 1500, kWire), 3000u + 4 * 82);
+	EXPECT_EQ(wire_bytes(3000, 0, kWire), 3000u + 3 * 82);
+	EXPECT_EQ(wire_bytes(1, 0, kWire), 83u);
+}
+
+TEST(Slowdown, IdealFctAndRatio)
+{
+	// 10820 B = 86560 bits at 100 Mbit/s = 865.6 us, + 100 us base RTT
+	EXPECT_DOUBLE_EQ(ideal_fct_ns(10000, 0, 100000, kWire), 965600);
+	// 1000 B: 1082 B = 86.56 us + 100 us = 186.56 us
+	EXPECT_DOUBLE_EQ(ideal_fct_ns(1000, 0, 100000, kWire), 186560);
+	auto rep = slowdowns({ sized("a", 10000, 1931200), sized("b", 1000, 279840) }, 100000, kWire,
+			     { 100000 });
+	ASSERT_EQ(rep.flows.size(), 2u);
+	EXPECT_DOUBLE_EQ(rep.flows[0].slowdown, 2.0);
+	EXPECT_DOUBLE_EQ(rep.flows[1].slowdown, 1.5);
+	ASSERT_TRUE(rep.all.has_value());
+	EXPECT_DOUBLE_EQ(rep.all->p50, 1.5); // rank ceil(1) of {1.5, 2}
+	EXPECT_DOUBLE_EQ(rep.all->p99, 2.0);
+	EXPECT_DOUBLE_EQ(rep.all->mean, 1.75);
+}
+
+TEST(Slowdown, WhichFlowsCount)
+{
+	TrafficFlow failed = sized("f", 1000, 5000);
+	failed.status = "wc_error";
+	TrafficFlow open = sized("o", 0, 5000);
+	open.size_bytes.reset(); // a duration flow: no size, no slowdown
+	TrafficFlow unfinished = sized("u", 1000, 0);
+	unfinished.complete_ns.reset();
+	auto rep = slowdowns({ failed, open, unfinished, sized("ok", 1000, 186560) }, 100000, kWire, {});
+	ASSERT_EQ(rep.flows.size(), 1u);
+	EXPECT_EQ(rep.flows[0].flow, "ok");
+	EXPECT_EQ(rep.skipped, 2u); // sized, but failed or not complete
+}
+
+TEST(Slowdown, Buckets)
+{
+	// ACC's buckets: < 100 KB, 100 KB - 10 MB, >= 10 MB
+	auto b = make_buckets({ 100000, 10000000 });
+	ASSERT_EQ(b.size(), 3u);
+	EXPECT_EQ(b[0].label, "0-100KB");
+	EXPECT_EQ(b[1].label, "100KB-10MB");
+	EXPECT_EQ(b[2].label, "10MB-inf");
+	EXPECT_FALSE(b[2].hi.has_value());
+	auto rep = slowdowns({ sized("s", 99999, 1000000), sized("m", 100000, 10000000),
+			       sized("l", 10000000, 2000000000) },
+			     100000, kWire, { 100000, 10000000 });
+	ASSERT_EQ(rep.buckets.size(), 3u);
+	for (const auto &bs : rep.buckets) // one flow in each: [lo, hi)
+		EXPECT_EQ(bs.dist->count, 1u) << bs.bucket.label;
+	EXPECT_EQ(*rep.buckets[1].median_size, 100000);
+	EXPECT_EQ(size_label(1500000), "1.5MB");
+	EXPECT_EQ(size_label(1500), "1.5KB");
+	EXPECT_EQ(size_label(1234), "1234B");
+	EXPECT_EQ(log_bounds(60000), (std::vector<std::uint64_t>{ 1000, 2000, 5000, 10000, 20000, 50000 }));
+}
+
+TEST(Slowdown, BucketList)
+{
+	EXPECT_EQ(parse_bucket_list("100KB,10MB"), (std::vector<std::uint64_t>{ 100000, 10000000 }));
+	EXPECT_EQ(parse_bucket_list("64KiB"), (std::vector<std::uint64_t>{ 65536 }));
+	EXPECT_THROW(parse_bucket_list("10MB,100KB"), Error);
+	EXPECT_THROW(parse_bucket_list("0"), Error);
+	EXPECT_THROW(parse_bucket_list("big"), Error);
+	EXPECT_THROW(parse_bucket_list("1KB,,2KB"), Error);
+}
+
+TEST(TrafficRecords, ParseFlowsBinsAndClock)
+{
+	std::string flows = kTrafficHeader + ",extra\n"
+					     "f1,h1,r,write,10000,,1000,2,26,1000000,1000000,1100000,1800000,1900000,"
+					     "10000,10,,17;18,ok,x\n"
+					     "f2,h2,r,write,,5000000000,65536,1,26,0,2000,,,,,,,19,ok,y\n";
+	std::string bins = "flow,bin_start_ns,bytes\nf1,1000000,6000\nf1,2000000,4000\n";
+	std::string json = R"({"t0_monotonic_ns":1000000000000,"t0_realtime_ns":1764000010000000000,"host":"h1"})";
+	TrafficHost h = parse_traffic("h1", "fl", flows, "bi", bins, "js", json);
+	ASSERT_EQ(h.flows.size(), 2u);
+	EXPECT_EQ(h.flows[0].qpns, (std::vector<std::uint64_t>{ 17, 18 }));
+	EXPECT_EQ(*h.flows[0].complete_ns, 1900000u);
+	EXPECT_FALSE(h.flows[0].retx.has_value()); // empty: unknown, not 0
+	EXPECT_FALSE(h.flows[1].size_bytes.has_value());
+	EXPECT_EQ(h.bins.size(), 2u);
+	EXPECT_EQ(h.clock.t0_monotonic_ns, 1000000000000u);
+	EXPECT_EQ(h.clock.bin_ns, 1000000u); // default
+	EXPECT_THROW(parse_traffic("h1", "fl", "flow,src\nf1,h1\n", "bi", std::nullopt, "js", json), Error);
+	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::string("flow,bin_start_ns,bytes\nf9,0,1\n"), "js",
+				   json),
+		     Error);
+	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js", "{\"t0_monotonic_ns\":1}"), Error);
+	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js", "not json"), Error);
+}
+
+TEST(Monitor, ParseRows)
+{
+	std::string csv = "time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,"
+			  "dcqcn.cnp_handled,event\n"
+			  "5,rxe_h1,17,dcqcn,40000000,,60000,32768,3,\n"
+			  "6,rxe_h1,17,dcqcn,30000000,,,,,rate_dec\n";
+	MonitorFile m = parse_monitor("h1", "mon", csv);
+	EXPECT_EQ(m.state_columns.size(), 3u);
+	ASSERT_EQ(m.rows.size(), 2u);
+	EXPECT_EQ(m.rows[0].state.at("dcqcn.alpha"), 32768u);
+	EXPECT_FALSE(m.rows[0].window_bytes.has_value());
+	EXPECT_EQ(m.rows[1].event, "rate_dec");
+	EXPECT_TRUE(m.rows[1].state.empty());
+	EXPECT_THROW(parse_monitor("h1", "mon", "time,dev\n"), Error);
+	EXPECT_THROW(parse_monitor("h1", "mon", "time_ns,dev,qpn,algo,rate_bps,window_bytes\nx,d,1,a,,\n"), Error);
+}
+
+namespace {
+
+// The generator's T0: CLOCK_MONOTONIC 1000 s, CLOCK_REALTIME 10 s after
+// the fabric's time 0 (fabric_t0 1764000000 s). Flow f1 of h1 starts 1 ms
+// after T0: 10.001 s of fabric time by the wall clocks. Its ingress s0.h1
+// takes in 2000 bytes per 1 ms sample from the sample at 10.003 s, i.e.
+// its data arrives between 10.002 and 10.003 s: midpoint 10.0025 s, so
+// T0 is at 10.0015 s of fabric time, 1.5 ms after the wall-clock estimate.
+struct Fixture {
+	std::vector<TrafficHost> hosts;
+	Ports ports;
+	std::map<std::string, std::string> host_port{ { "h1", "s0.h1" } };
+	std::uint64_t fabric_t0 = 1764000000000000000ULL;
+
+	Fixture()
+	{
+		TrafficHost h;
+		h.name = "h1";
+		h.clock.t0_monotonic_ns = 1000000000000ULL;
+		h.clock.t0_realtime_ns = 1764000010000000000ULL;
+		TrafficFlow f = sized("f1", 100000, 5000000);
+		f.src = "h1";
+		f.start_ns = 1000000;
+		f.complete_ns = 6000000;
+		f.qpns = { 17, 18 };
+		h.flows.push_back(f);
+		hosts.push_back(h);
+		std::string p = std::string(kPortsHeader) + "\n";
+		for (int t = 9990000; t <= 10020000; t += 1000) {
+			int rx = t < 10003000 ? 300 : 300 + (t - 10002000) / 1000 * 2000; // 300: ARP and set-up
+			p += std::to_string(t) + ",s0,1,h1,0," + std::to_string(rx) + ",0,0,0,0\n";
+		}
+		ports = parse_ports("p", p);
+	}
+};
+
+} // namespace
+
+TEST(Align, WallClockRefinedByFirstData)
+{
+	Fixture fx;
+	Alignment al = align_clocks(fx.hosts, fx.fabric_t0, fx.ports, fx.host_port);
+	ASSERT_TRUE(al.known);
+	EXPECT_EQ(al.estimate_ns, 10000000000LL);
+	EXPECT_EQ(al.offset_ns, 10001500000LL);
+	EXPECT_EQ(al.method, "first data of flow f1 at s0.h1");
+}
+
+TEST(Align, DataFarFromTheWallClockIsNotUsed)
+{
+	Fixture fx;
+	fx.fabric_t0 -= 5000000000ULL; // the wall clocks say 15 s: the data at 10 s is too far
+	Alignment al = align_clocks(fx.hosts, fx.fabric_t0, fx.ports, fx.host_port);
+	ASSERT_TRUE(al.known);
+	EXPECT_EQ(al.offset_ns, 15000000000LL);
+	EXPECT_EQ(al.method, "wall clock");
+	// without fabric_t0 the data alone places T0
+	al = align_clocks(fx.hosts, 0, fx.ports, fx.host_port);
+	EXPECT_EQ(al.offset_ns, 10001500000LL);
+}
+
+TEST(CcState, SenderQpsOfTheFlowSummed)
+{
+	Fixture fx;
+	Alignment al = align_clocks(fx.hosts, fx.fabric_t0, fx.ports, fx.host_port);
+	std::uint64_t t0 = fx.hosts[0].clock.t0_monotonic_ns;
+	auto row = [&](std::uint64_t dt, unsigned qpn, const char *rest) {
+		return std::to_string(t0 + dt) + ",rxe_h1," + std::to_string(qpn) + ",dcqcn," + rest + "\n";
+	};
+	std::string csv = "time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,"
+			  "dcqcn.cnp_handled,event\n" +
+			  row(500000, 17, "1,,1,1,1,") +		   // before the flow starts
+			  row(2000000, 17, "40000000,,60000,32768,3,") + // 40 Mbit/s, alpha 0.5
+			  row(2000000, 18, "50000000,,70000,65536,4,") + // 50 Mbit/s, alpha 1
+			  row(2000000, 19, "99000000,,1,1,100,") +	   // another flow's QP
+			  row(2100000, 17, "20000000,,,,,rate_dec") +    // an event row
+			  row(9000000, 17, "1,,1,1,1,");		   // after its completion
+	MonitorFile m = parse_monitor("h1", "mon", csv);
+	auto s = cc_series(fx.hosts[0].flows[0], m, fx.hosts[0].clock, al);
+	ASSERT_EQ(s.size(), 1u);
+	// 2 ms after T0, T0 at 10.0015 s of fabric time
+	EXPECT_NEAR(s[0].t_s, 10.0035, 1e-9);
+	EXPECT_DOUBLE_EQ(*s[0].rate_mbps, 90);
+	EXPECT_DOUBLE_EQ(*s[0].target_mbps, 130);
+	EXPECT_DOUBLE_EQ(*s[0].alpha, 0.75);
+	EXPECT_DOUBLE_EQ(s[0].feedback.at("CNPs handled"), 7);
+	EXPECT_FALSE(s[0].window_kb.has_value());
+}
