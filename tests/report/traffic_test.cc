@@ -130,6 +130,23 @@ TEST(TrafficRecords, ParseFlowsBinsAndClock)
 	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js", "not json"), Error);
 }
 
+TEST(TrafficRecords, HostJsonSettingsAndUnknownT0)
+{
+	std::string flows = kTrafficHeader + "\n";
+	// the generator's host.json: bin_ns under settings
+	TrafficHost h = parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js",
+				      R"({"host":"h1","t0_monotonic_ns":5,"t0_realtime_ns":7,"settings":{"bin_ns":500000}})");
+	EXPECT_TRUE(h.clock.known);
+	EXPECT_EQ(h.clock.bin_ns, 500000u);
+	// a host that never reached T0 writes null: its times are not placed
+	h = parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js",
+			  R"({"t0_monotonic_ns":null,"t0_realtime_ns":null})");
+	EXPECT_FALSE(h.clock.known);
+	EXPECT_FALSE(align_clocks({ h }, 1764000000000000000ULL, Ports{}, {}).known);
+	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js", R"({"t0_monotonic_ns":-1,"t0_realtime_ns":1})"),
+		     Error);
+}
+
 TEST(Monitor, ParseRows)
 {
 	std::string csv = "time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,"

@@ -297,7 +297,11 @@ RunInputs load_run(const std::string &dir_in)
 		std::sort(tdirs.begin(), tdirs.end());
 	}
 	for (const auto &[host, d] : tdirs) {
+		// the generator writes host.json per host and summary.json when
+		// it merges the hosts' records
 		std::string fl = d + "/flows.csv", bins = d + "/bins.csv", js = d + "/summary.json";
+		if (!is_file(js) && is_file(d + "/host.json"))
+			js = d + "/host.json";
 		std::string bins_text;
 		bool have_bins = is_file(bins);
 		if (have_bins)

@@ -46,23 +46,31 @@ TrafficHost parse_traffic(const std::string &name, const std::string &flows_path
 	} catch (const nlohmann::json::exception &e) {
 		throw Error(json_path + ": not JSON (" + e.what() + ")");
 	}
-	auto u64 = [&](const char *key, bool required) -> std::optional<std::uint64_t> {
-		if (!j.is_object() || !j.contains(key)) {
-			if (required)
+	if (!j.is_object())
+		throw Error(json_path + ": not a JSON object");
+	// a whole number of ns; null: unknown (the host never reached T0)
+	auto u64 = [&](const nlohmann::json &obj, const char *key, bool required) -> std::optional<std::uint64_t> {
+		if (!obj.contains(key) || obj[key].is_null()) {
+			if (required && !obj.contains(key))
 				throw Error(json_path + ": no \"" + key + "\"");
 			return std::nullopt;
 		}
-		const auto &v = j[key];
+		const auto &v = obj[key];
 		if (!v.is_number_unsigned())
 			throw Error(json_path + ": \"" + key + "\" is not a whole number of ns");
 		return v.get<std::uint64_t>();
 	};
-	h.clock.t0_monotonic_ns = *u64("t0_monotonic_ns", true);
-	h.clock.t0_realtime_ns = *u64("t0_realtime_ns", true);
-	if (auto b = u64("bin_ns", false)) {
-		if (*b == 0)
+	auto mono = u64(j, "t0_monotonic_ns", true), real = u64(j, "t0_realtime_ns", true);
+	h.clock.known = mono && real;
+	h.clock.t0_monotonic_ns = mono.value_or(0);
+	h.clock.t0_realtime_ns = real.value_or(0);
+	std::optional<std::uint64_t> bin_ns = u64(j, "bin_ns", false);
+	if (!bin_ns && j.contains("settings") && j["settings"].is_object())
+		bin_ns = u64(j["settings"], "bin_ns", false);
+	if (bin_ns) {
+		if (*bin_ns == 0)
 			throw Error(json_path + ": \"bin_ns\" is 0");
-		h.clock.bin_ns = *b;
+		h.clock.bin_ns = *bin_ns;
 	}
 
 	CsvTable t = parse_csv(flows_path, flows_csv);
@@ -303,17 +311,21 @@ Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabr
 	Alignment al;
 	const TrafficFlow *first = nullptr;
 	const TrafficHost *first_host = nullptr;
+	const TrafficHost *known = nullptr;
+	for (const TrafficHost &h : hosts)
+		if (h.clock.known && !known)
+			known = &h;
 	for (const TrafficHost &h : hosts)
 		for (const TrafficFlow &f : h.flows)
-			if (f.start_ns && host_port.count(f.src) &&
+			if (h.clock.known && f.start_ns && host_port.count(f.src) &&
 			    (!first || *f.start_ns + h.clock.t0_realtime_ns <
 					       *first->start_ns + first_host->clock.t0_realtime_ns)) {
 				first = &f;
 				first_host = &h;
 			}
-	if (hosts.empty())
+	if (!known)
 		return al;
-	const TrafficHost &ref = first_host ? *first_host : hosts.front();
+	const TrafficHost &ref = first_host ? *first_host : *known;
 	if (fabric_t0_ns) {
 		al.known = true;
 		al.estimate_ns = static_cast<std::int64_t>(ref.clock.t0_realtime_ns) -
@@ -370,7 +382,7 @@ std::vector<CcPoint> cc_series(const TrafficFlow &flow, const MonitorFile &mon,
 			       const TrafficClock &clock, const Alignment &al)
 {
 	std::vector<CcPoint> out;
-	if (flow.qpns.empty() || !flow.start_ns)
+	if (flow.qpns.empty() || !flow.start_ns || !clock.known)
 		return out;
 	std::int64_t t_lo = static_cast<std::int64_t>(clock.t0_monotonic_ns + *flow.start_ns);
 	std::optional<std::int64_t> t_hi;

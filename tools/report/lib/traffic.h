@@ -39,6 +39,7 @@ struct TrafficBin {
 
 // The generator's T0 on both clocks of the machine that ran it.
 struct TrafficClock {
+	bool known = true; // false: the records have no T0 (null in the JSON)
 	std::uint64_t t0_monotonic_ns = 0, t0_realtime_ns = 0;
 	std::uint64_t bin_ns = 1000000;
 };
