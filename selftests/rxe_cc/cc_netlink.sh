@@ -34,7 +34,7 @@ check "sysctl rejects an unknown default" \
 check "default unchanged" test "$(sysctl -n net.rdma_rxe.cc_default)" = none
 check "sysctl accepts dcqcn" sysctl -qw net.rdma_rxe.cc_default=dcqcn
 
-algos=$(rxecc algo | awk '/\(id [0-9]+\)/ { print $1 }' | tr '\n' ' ')
+algos=$(rxecc algo | awk '/^[a-z0-9_]+$/ { print $1 }' | tr '\n' ' ')
 check "rxecc algo lists none fixed dcqcn ($algos)" test "$algos" = "none fixed dcqcn "
 check "rxecc algo dcqcn shows rp_ai_rate_kbps with its range" \
 	eval 'rxecc algo dcqcn | grep -q "rp_ai_rate_kbps.*kbit/s"'
@@ -54,6 +54,24 @@ check "dev show reflects it" \
 check "dev set dcqcn parameter" rxecc dev set rxe_a algo dcqcn rp_ai_rate_kbps 500
 check "device keeps per-algorithm parameters" \
 	eval 'rxecc dev show rxe_a algo fixed | grep -q "rate_kbps 20000"'
+check "dev set the longest parameter name" \
+	rxecc dev set rxe_a algo dcqcn rp_rate_to_set_on_first_cnp_kbps 5000
+check "dev show reflects it" \
+	eval 'rxecc dev show rxe_a algo dcqcn | grep -qw "rp_rate_to_set_on_first_cnp_kbps 5000"'
+
+# Parameters nobody set follow the line rate, also when both come in one
+# request; the ones the user set stay (the netdev says 10 Gbit/s).
+check "dev set line rate and a parameter at once" \
+	rxecc dev set rxe_b algo dcqcn line_rate 100M rp_ai_rate_kbps 50
+dcqcn_b() { rxecc dev show rxe_b algo dcqcn | grep -qw "$1 $2"; }
+check "the parameter set is kept" dcqcn_b rp_ai_rate_kbps 50
+check "the others scale to the new line rate (C/100)" dcqcn_b rp_min_rate_kbps 1000
+check "the others scale to the new line rate (C/500)" dcqcn_b rp_hai_rate_kbps 200
+check "dev set another line rate" rxecc dev set rxe_b line_rate 1G
+check "the user's value survives a new line rate" dcqcn_b rp_ai_rate_kbps 50
+check "the others follow the new line rate" dcqcn_b rp_min_rate_kbps 10000
+rxecc dev set rxe_b algo none line_rate 0
+
 check "JSON output parses as an object" \
 	eval 'rxecc -j dev show rxe_a | grep -q "^\[{\"dev\":\"rxe_a\""'
 
@@ -92,6 +110,17 @@ for a in "fixed rate_kbps 30000" dcqcn "fixed rate_kbps 60000 window_bytes 65536
 	sleep 0.3
 done
 rejected "QP parameter out of range" rxecc qp set rxe_a "$qpn" algo fixed rate_kbps 0
+# A QP held back to 1 kbit/s (a frame every 8.8 s) and raised again sends
+# at once: the pending gap is re-timed at the new rate.
+check "QP $qpn slowed to 1 kbit/s" rxecc qp set rxe_a "$qpn" algo fixed rate_kbps 1
+sleep 0.5
+check "QP $qpn raised to 50 Mbit/s" rxecc qp set rxe_a "$qpn" algo fixed rate_kbps 50000
+rx0=$(ip netns exec cn_b cat /sys/class/net/vb/statistics/rx_bytes)
+sleep 1
+rx1=$(ip netns exec cn_b cat /sys/class/net/vb/statistics/rx_bytes)
+check "data flows within a second of the raise ($((rx1 - rx0)) bytes)" \
+	test $((rx1 - rx0)) -gt 100000
+check "QP $qpn back to dcqcn" rxecc qp set rxe_a "$qpn" algo dcqcn
 check "restrack shows the QP's algorithm" \
 	eval "rdma resource show qp link rxe_a/1 lqpn $qpn -dd | grep -q 'cc_algo dcqcn'"
 # the QP survived every switch and still moves data

@@ -82,7 +82,13 @@ class Qp {
 
   uint64_t abs(uint64_t t) const { return t0_ + t; }
 
-  void cnp(uint64_t t) { ops_->on_cnp(&ctx_, abs(t)); }
+  void cnp(uint64_t t) {
+    rxe_cc_fb fb{};
+    ops_->on_feedback(&ctx_, RXE_CC_FB_CNP, &fb, abs(t));
+  }
+  void feedback(rxe_cc_fb_kind kind, const rxe_cc_fb &fb, uint64_t t) {
+    ops_->on_feedback(&ctx_, kind, &fb, abs(t));
+  }
   void timer(uint64_t t) { ops_->on_timer(&ctx_, abs(t)); }
   void send(uint64_t t, uint32_t bytes, uint32_t flags = 0) {
     rxe_cc_tx tx{};

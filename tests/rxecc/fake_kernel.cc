@@ -241,9 +241,8 @@ std::vector<FakeAlgo> FakeKernel::standard_algos()
 {
 	const std::uint32_t kRateMax = 1U << 31;
 	return {
-		{ "none", RXE_CC_ALGO_ID_NONE, {}, {} },
+		{ "none", {}, {} },
 		{ "fixed",
-		  RXE_CC_ALGO_ID_FIXED,
 		  {
 			  { "rate_kbps", RXE_CC_UNIT_ID_KBPS, 100000, 1, kRateMax, "pacing rate" },
 			  { "window_bytes", RXE_CC_UNIT_ID_BYTES, 0, 0, 1U << 30,
@@ -251,7 +250,6 @@ std::vector<FakeAlgo> FakeKernel::standard_algos()
 		  },
 		  { { "rate_kbps", RXE_CC_UNIT_ID_KBPS }, { "window_bytes", RXE_CC_UNIT_ID_BYTES } } },
 		{ "dcqcn",
-		  RXE_CC_ALGO_ID_DCQCN,
 		  {
 			  { "rp_clamp_tgt_rate", RXE_CC_UNIT_ID_BOOL, 0, 0, 1,
 			    "every cut sets the target rate to the current rate" },
@@ -354,7 +352,6 @@ GenlMsg algo_msg(const FakeAlgo &a)
 {
 	Builder b;
 	b.str(RXE_CC_A_ALGO, a.name);
-	b.u32(RXE_CC_A_ALGO_ID, a.id);
 	struct nlattr *ps = b.nest(RXE_CC_A_PARAMS);
 	for (const FakeParam &p : a.params) {
 		struct nlattr *pn = b.nest(RXE_CC_A_PARAM);

@@ -35,7 +35,6 @@ struct FakeParam {
 
 struct FakeAlgo {
 	std::string name;
-	std::uint32_t id;
 	std::vector<FakeParam> params;
 	std::vector<std::pair<std::string, std::uint32_t>> state; // name, unit
 

@@ -506,8 +506,6 @@ int cmd_algo(Ctx &ctx, const std::vector<std::string> &args)
 		Json doc = Json::array();
 		for (const AlgoInfo *a : list) {
 			Json ja = { { "name", a->name } };
-			if (a->id)
-				ja["id"] = std::uint64_t{ *a->id };
 			Json params = Json::array();
 			for (const ParamInfo &pi : a->params)
 				params.push_back({ { "name", pi.name },
@@ -534,8 +532,6 @@ int cmd_algo(Ctx &ctx, const std::vector<std::string> &args)
 			os << '\n';
 		first = false;
 		os << a->name;
-		if (a->id)
-			os << " (id " << *a->id << ")";
 		os << '\n';
 		if (a->params.empty()) {
 			os << "    no parameters\n";
@@ -1181,7 +1177,6 @@ std::string event_names(std::uint32_t ev)
 	static const std::pair<std::uint32_t, const char *> names[] = {
 		{ RXE_CC_EVENT_RATE_DEC, "rate_dec" }, { RXE_CC_EVENT_RATE_INC, "rate_inc" },
 		{ RXE_CC_EVENT_LIMIT, "limit" },       { RXE_CC_EVENT_RELEASE, "release" },
-		{ RXE_CC_EVENT_HALT, "halt" },
 	};
 	std::string s;
 	for (const auto &[bit, name] : names) {

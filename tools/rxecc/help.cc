@@ -172,7 +172,7 @@ constexpr std::string_view kMonitor =
 	"  -e, --events         also write a row for every rate event the kernel\n"
 	"                       multicasts (group \"events\"); an extra last column\n"
 	"                       'event' names the events (rate_dec, rate_inc, limit,\n"
-	"                       release, halt, joined by '|'); state columns of\n"
+	"                       release, joined by '|'); state columns of\n"
 	"                       event rows are empty\n";
 
 struct Topic {

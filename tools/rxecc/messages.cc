@@ -247,9 +247,6 @@ Status decode_algo(const GenlMsg &msg, AlgoInfo &out)
 			out.name = a.as_string();
 			have_name = true;
 			break;
-		case RXE_CC_A_ALGO_ID:
-			r.uint(a, out.id, "ALGO_ID");
-			break;
 		case RXE_CC_A_PARAMS: {
 			std::vector<Attr> items;
 			if (!r.nested(a, items, "PARAMS"))

@@ -31,7 +31,6 @@ struct StateInfo {
 
 struct AlgoInfo {
 	std::string name;
-	std::optional<std::uint32_t> id;
 	std::vector<ParamInfo> params;
 	std::vector<StateInfo> state;
 

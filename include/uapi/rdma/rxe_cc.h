@@ -9,17 +9,26 @@
  *
  * Commands (request attributes -> reply attributes):
  *
- * RXE_CC_CMD_ALGO_GET  dump: one message per algorithm: ALGO, ALGO_ID,
- *			PARAMS (each PARAM with NAME, UNIT, DEFAULT,
- *			RANGE_MIN, RANGE_MAX, HELP), STATE_NAMES (each STATE with NAME, UNIT).
+ * Algorithms are named (ALGO); "none" is no congestion control, the
+ * others are those registered (sysctl net.rdma_rxe.cc_available).
+ *
+ * RXE_CC_CMD_ALGO_GET  dump: one message per algorithm, "none" first:
+ *			ALGO, PARAMS (each PARAM with NAME, UNIT, DEFAULT,
+ *			RANGE_MIN, RANGE_MAX, HELP), STATE_NAMES (each STATE
+ *			with NAME, UNIT).
  * RXE_CC_CMD_DEV_GET   do with DEV_NAME, or dump over all rxe devices:
  *			DEV_NAME, DEV_INDEX, ALGO (default for new QPs), PARAMS
  *			(the device defaults of ALGO, or of the algorithm named
- *			in the request's ALGO), LINE_RATE, BASE_RTT_NS, ECN,
- *			ACK_EVERY, CNP_DSCP, ACK_DSCP.
+ *			in the request's ALGO; each PARAM with NAME, VALUE and
+ *			USER if the user set it), LINE_RATE, BASE_RTT_NS, ECN,
+ *			ACK_EVERY, CNP_DSCP, ACK_DSCP, DSCP_PRIO.
  * RXE_CC_CMD_DEV_SET   DEV_NAME and any of ALGO, PARAMS (for ALGO, or for
  *			the current default if ALGO is absent), LINE_RATE,
- *			BASE_RTT_NS, ECN, ACK_EVERY, CNP_DSCP, ACK_DSCP.
+ *			BASE_RTT_NS, ECN, ACK_EVERY, CNP_DSCP, ACK_DSCP,
+ *			DSCP_PRIO. A parameter the user set keeps its value;
+ *			the others follow LINE_RATE and BASE_RTT_NS. A warning
+ *			about a legal but doubtful setting comes in the
+ *			extended ACK of a successful request.
  * RXE_CC_CMD_QP_GET    do with DEV_NAME and QPN; dump of one device with
  *			DEV_NAME, of every visible device without:
  *			DEV_NAME, QPN, ALGO, PARAMS (each PARAM with NAME,
@@ -28,11 +37,13 @@
  *			VALUE).
  * RXE_CC_CMD_QP_SET    DEV_NAME, QPN, ALGO and optional PARAMS (unnamed
  *			parameters take the device defaults); switching the
- *			algorithm of a live QP is allowed.
+ *			algorithm of a live QP is allowed, and setting the
+ *			algorithm it runs changes only its parameters.
  * RXE_CC_CMD_STATS_GET do with DEV_NAME, or dump: DEV_NAME, STATS (each STAT
  *			with NAME, VALUE).
- * RXE_CC_CMD_RATE_EVENT multicast on RXE_CC_MCGRP_EVENTS: DEV_NAME, QPN,
- *			ALGO, RATE, WINDOW, TIME_NS, EVENT.
+ * RXE_CC_CMD_RATE_EVENT multicast on RXE_CC_MCGRP_EVENTS when a QP's rate
+ *			or window changes: DEV_NAME, QPN, ALGO, RATE, WINDOW,
+ *			TIME_NS, EVENT, STATE_NAMES (with VALUE), QP_STATS.
  */
 
 #ifndef _UAPI_RDMA_RXE_CC_H
@@ -43,7 +54,7 @@
 #define RXE_CC_MCGRP_EVENTS	"events"
 
 /* longest algorithm and parameter name, with the terminating NUL */
-#define RXE_CC_NAME_MAX		32
+#define RXE_CC_NAME_MAX		48
 
 enum rxe_cc_cmd {
 	RXE_CC_CMD_UNSPEC,
@@ -65,7 +76,6 @@ enum rxe_cc_attr {
 	RXE_CC_A_DEV_NAME,		/* string, ib_device name */
 	RXE_CC_A_DEV_INDEX,		/* u32, ib_device index */
 	RXE_CC_A_ALGO,			/* string, algorithm name */
-	RXE_CC_A_ALGO_ID,		/* u32, enum rxe_cc_algo_id */
 	RXE_CC_A_PARAMS,		/* nest of RXE_CC_A_PARAM */
 	RXE_CC_A_PARAM,			/* nest of RXE_CC_A_P_* */
 	RXE_CC_A_STATE_NAMES,		/* nest of RXE_CC_A_STATE (names) */
@@ -86,6 +96,8 @@ enum rxe_cc_attr {
 	RXE_CC_A_QP_STATS,		/* nest of RXE_CC_A_STAT, per QP */
 	RXE_CC_A_TIME_NS,		/* u64, CLOCK_MONOTONIC ns */
 	RXE_CC_A_EVENT,			/* u32, RXE_CC_EVENT_* bits */
+	/* binary, RXE_CC_DSCPS bytes: the 802.1p priority (0..7) of each DSCP */
+	RXE_CC_A_DSCP_PRIO,
 
 	__RXE_CC_A_MAX,
 	RXE_CC_A_MAX = __RXE_CC_A_MAX - 1
@@ -101,6 +113,7 @@ enum rxe_cc_param_attr {
 	RXE_CC_A_P_RANGE_MIN,		/* u32, smallest accepted value */
 	RXE_CC_A_P_RANGE_MAX,		/* u32, largest accepted value */
 	RXE_CC_A_P_HELP,		/* string */
+	RXE_CC_A_P_USER,		/* flag: set by the user (DEV_GET) */
 
 	__RXE_CC_A_P_MAX,
 	RXE_CC_A_P_MAX = __RXE_CC_A_P_MAX - 1
@@ -129,16 +142,8 @@ enum rxe_cc_stat_attr {
 	RXE_CC_A_ST_MAX = __RXE_CC_A_ST_MAX - 1
 };
 
-/* Algorithm identifiers (stable; same values as enum rxe_cc_algo) */
-enum rxe_cc_algo_id {
-	RXE_CC_ALGO_ID_NONE	= 0,
-	RXE_CC_ALGO_ID_FIXED	= 1,
-	RXE_CC_ALGO_ID_DCQCN	= 2,
-	RXE_CC_ALGO_ID_HPCC	= 3,
-	RXE_CC_ALGO_ID_ACC	= 4,
-	RXE_CC_ALGO_ID_PCN	= 5,
-	RXE_CC_ALGO_ID_ACCURATE	= 6,
-};
+/* DSCP code points in RXE_CC_A_DSCP_PRIO */
+#define RXE_CC_DSCPS		64
 
 /* Units of parameters and state values (same values as enum rxe_cc_unit) */
 enum rxe_cc_unit_id {
@@ -161,6 +166,5 @@ enum rxe_cc_unit_id {
 #define RXE_CC_EVENT_RATE_INC	(1U << 1)
 #define RXE_CC_EVENT_LIMIT	(1U << 2)
 #define RXE_CC_EVENT_RELEASE	(1U << 3)
-#define RXE_CC_EVENT_HALT	(1U << 4)
 
 #endif /* _UAPI_RDMA_RXE_CC_H */

@@ -2,12 +2,13 @@
 /*
  * Userspace shim of <linux/types.h> for the rxe-cc unit tests: the uapi
  * header (which system headers include too) plus the kernel-internal
- * short type names.
+ * short type names and struct list_head.
  */
 #ifndef KSHIM_LINUX_TYPES_H
 #define KSHIM_LINUX_TYPES_H
 
 #include_next <linux/types.h>
+#include <stddef.h>
 #include <stdint.h>
 #ifndef __cplusplus
 #include <stdbool.h>
@@ -21,5 +22,9 @@ typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
+
+struct list_head {
+	struct list_head *next, *prev;
+};
 
 #endif

@@ -1,25 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * rxe-cc: per-QP congestion control for rxe, the interface between the
- * framework and the algorithm cores.
+ * framework and the algorithms.
  *
  * An algorithm is a struct rxe_cc_ops: a name, a parameter table and event
  * hooks that are pure logic over the algorithm's per-QP state. Time is passed
  * in as u64 ns, all arithmetic is integer or fixed point, and no hook takes a
  * lock, arms a timer, touches an skb or allocates memory; the framework does
- * all of that and reads the hooks' results from struct rxe_cc_out. The
- * design is described in Documentation/rxe-cc/framework.rst.
+ * all of that and reads the hooks' results from struct rxe_cc_out. An
+ * algorithm registers itself with rxe_cc_register(), as a TCP congestion
+ * control does with tcp_register_congestion_control(). The design is
+ * described in Documentation/rxe-cc/framework.rst.
  *
  * This header and the algorithm files include only basic headers, so the
  * same sources also build in userspace through a small shim for unit tests.
+ * So do the framework's pure helpers below (pacer, in-flight record,
+ * deadlines), which the framework files call.
  */
 
 #ifndef RXE_CC_H
 #define RXE_CC_H
 
 #include <linux/bits.h>
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <linux/math64.h>
+
+struct module;
 
 /* Q16 fixed point: 1.0 */
 #define RXE_CC_Q16_ONE		0x10000U
@@ -37,51 +44,22 @@
 #define RXE_OPCODE_CNP		0x81
 #define RXE_CNP_BODY_BYTES	16
 
-/* ACC mark echo in BTH byte 4 of ACK-class packets (ICRC-masked) */
-#define RXE_CC_ECHO_CE		0x40	/* BECN: CE seen since the last ACK */
-#define RXE_CC_ECHO_CE_CNT	0x1e	/* saturating count of CE packets */
-#define RXE_CC_ECHO_CE_CNT_SHIFT 1
-#define RXE_CC_ECHO_UE		0x01	/* ECT(1) seen, and no CE */
-
-/**
- * enum rxe_cc_algo - algorithm identifiers, stable across releases
- * @RXE_CC_ALGO_NONE: no congestion control, upstream rxe behaviour
- * @RXE_CC_ALGO_FIXED: a static per-QP rate (and optional window)
- * @RXE_CC_ALGO_DCQCN: DCQCN reaction and notification points
- * @RXE_CC_ALGO_HPCC: HPCC, INT-driven window
- * @RXE_CC_ALGO_ACC: ACC, ACK-driven rate and source halt
- * @RXE_CC_ALGO_PCN: PCN, receiver-driven rate
- * @RXE_CC_ALGO_ACCURATE: ACCurate, explicit max-min rates
- *
- * SFC is not an algorithm: its pause gate composes with any of the above
- * (see RXE_CC_WIRE_BTS_RX).
- */
-enum rxe_cc_algo {
-	RXE_CC_ALGO_NONE	= 0,
-	RXE_CC_ALGO_FIXED	= 1,
-	RXE_CC_ALGO_DCQCN	= 2,
-	RXE_CC_ALGO_HPCC	= 3,
-	RXE_CC_ALGO_ACC		= 4,
-	RXE_CC_ALGO_PCN		= 5,
-	RXE_CC_ALGO_ACCURATE	= 6,
-};
-
 /*
- * Wire features an algorithm needs, in rxe_cc_ops.wire. A QP uses a feature
- * only if it is also enabled for the QP (configured on both ends), so an
- * unmodified peer still interoperates.
+ * Wire features an algorithm uses, in rxe_cc_ops.wire. Each keeps the QP
+ * interoperable with a peer that runs no congestion control or is an
+ * unmodified rxe: such a peer ignores ECN bits and drops CNPs.
  */
 #define RXE_CC_WIRE_ECT		BIT(0) /* send data as ECT(0) */
-#define RXE_CC_WIRE_CNP_RX	BIT(1) /* react to CNP 0x81 (on_cnp) */
-#define RXE_CC_WIRE_CNP_TX	BIT(2) /* NP: send what rx_* asks for */
-#define RXE_CC_WIRE_ACC_ECHO	BIT(3) /* echo TCD marks in ACKs */
-#define RXE_CC_WIRE_INT		BIT(4) /* INT shim on data and ACKs */
-#define RXE_CC_WIRE_PCN		BIT(5) /* PCN payload in CNP / 0xC2 */
-#define RXE_CC_WIRE_FRP		BIT(6) /* ACCurate FRP 0xC0 / 0xC1 */
-#define RXE_CC_WIRE_BTS_RX	BIT(7) /* SFC back-to-sender pauses */
+#define RXE_CC_WIRE_CNP_RX	BIT(1) /* deliver CNPs (RXE_CC_FB_CNP) */
+#define RXE_CC_WIRE_CNP_TX	BIT(2) /* send what rx_data/rx_timer ask */
 
 /* Properties of an algorithm, in rxe_cc_ops.flags */
-#define RXE_CC_F_LAZY_TIMER	BIT(0) /* deadlines may be served late */
+#define RXE_CC_F_LAZY_TIMER	BIT(0) /* timer_ns may wait for an event */
+#define RXE_CC_F_RX_CE_ONLY	BIT(1) /* rx_data for CE packets only */
+
+/* Most parameters and state values an algorithm may have */
+#define RXE_CC_MAX_PARAMS	32
+#define RXE_CC_MAX_STATE	24
 
 /**
  * enum rxe_cc_unit - unit of a parameter or a state value
@@ -162,25 +140,22 @@ struct rxe_cc_link {
 #define RXE_CC_TX_ACKREQ	BIT(1) /* the packet carries AckReq */
 #define RXE_CC_TX_MSG_FIRST	BIT(2) /* first packet of a message */
 #define RXE_CC_TX_MSG_LAST	BIT(3) /* last packet of a message */
-#define RXE_CC_TX_IDLE		BIT(4) /* no further packet is ready */
-#define RXE_CC_TX_READ_RESP	BIT(5) /* a READ response (responder) */
+#define RXE_CC_TX_READ_RESP	BIT(4) /* a READ response (responder) */
 
 /**
  * struct rxe_cc_tx - a data packet the QP has just transmitted
  * @bytes: bytes the link is charged for (frame incl. headers and ICRC)
  * @psn: the packet's PSN (24 bits)
- * @msg_left: bytes of the current message still to be sent after it
  * @flags: RXE_CC_TX_*
  */
 struct rxe_cc_tx {
 	u32 bytes;
 	u32 psn;
-	u32 msg_left;
 	u32 flags;
 };
 
 /**
- * enum rxe_cc_ack_type - kind of a feedback packet seen by the completer
+ * enum rxe_cc_ack_type - kind of a packet the completer processed
  * @RXE_CC_ACK: positive ACK
  * @RXE_CC_ACK_NAK_SEQ: PSN sequence error NAK (go-back-N follows)
  * @RXE_CC_ACK_NAK_RNR: receiver not ready NAK
@@ -201,10 +176,17 @@ enum rxe_cc_ack_type {
  * struct rxe_cc_ack - transport progress carried by one ACK-class packet
  * @type: enum rxe_cc_ack_type
  * @psn: PSN carried by the packet (24 bits)
- * @acked_pkts: packets newly acknowledged by it (0 for a duplicate)
- * @acked_bytes: bytes newly acknowledged, counted like rxe_cc_tx.bytes
- * @inflight_bytes: bytes sent and not yet acknowledged, after this ACK
- * @rtt_ns: RTT sample of the acknowledged AckReq packet, 0 if none
+ * @acked_pkts: request packets newly acknowledged by it (0: a duplicate)
+ * @acked_bytes: their bytes, counted like rxe_cc_tx.bytes
+ * @inflight_bytes: bytes of request packets sent and not yet acknowledged,
+ *	after this packet
+ * @rtt_ns: time from sending the AckReq packet this packet acknowledges to
+ *	its arrival, 0 if it acknowledges none
+ *
+ * A request packet is acknowledged once the completer's PSN passes it: an
+ * ACK or NAK-sequence for it or a later PSN, or the first response of a
+ * READ request. Retransmissions are counted once, as the packet they
+ * repeat.
  */
 struct rxe_cc_ack {
 	u32 type;
@@ -216,140 +198,44 @@ struct rxe_cc_ack {
 };
 
 /**
- * enum rxe_cc_fb_kind - feedback beyond ACKs and standard CNPs
- * @RXE_CC_FB_INT: HPCC INT stack echoed in an ACK (after its on_ack)
- * @RXE_CC_FB_TCD: ACC ternary mark echoed in an ACK (after its on_ack)
- * @RXE_CC_FB_PCN: PCN rate report (CNP 0x81 with payload, or 0xC2)
- * @RXE_CC_FB_BTS: SFC back-to-sender pause (already applied by the gate)
- * @RXE_CC_FB_FRP: ACCurate FRP response (0xC1)
+ * enum rxe_cc_fb_kind - feedback for the QP as a data sender
+ * @RXE_CC_FB_CNP: a RoCEv2 CNP for the QP arrived
+ * @RXE_CC_FB_PAUSE: a PFC/PAUSE frame started holding the QP, or the QP's
+ *	wait for a pause ended
  */
 enum rxe_cc_fb_kind {
-	RXE_CC_FB_INT,
-	RXE_CC_FB_TCD,
-	RXE_CC_FB_PCN,
-	RXE_CC_FB_BTS,
-	RXE_CC_FB_FRP,
-};
-
-#define RXE_CC_INT_MAX_HOPS	5
-
-/**
- * struct rxe_cc_int_hop - one INT record, fields as on the wire
- * @rate_mbps: link capacity, decoded from the B field by the framework
- * @ts: egress timestamp, low 24 bits of ns (wraps)
- * @tx_bytes: transmitted bytes in 128 B units, 20 bits (wraps)
- * @qlen: queue length in 80 B units, 16 bits
- */
-struct rxe_cc_int_hop {
-	u32 rate_mbps;
-	u32 ts;
-	u32 tx_bytes;
-	u32 qlen;
+	RXE_CC_FB_CNP,
+	RXE_CC_FB_PAUSE,
 };
 
 /**
- * struct rxe_cc_fb_int - INT stack of an ACK
- * @ack_psn: PSN of the ACK that carried it
- * @path_id: XOR of the switch IDs (12 bits)
- * @nhop: number of valid records
- * @hop: the records, first hop first
+ * struct rxe_cc_fb_cnp - a CNP
+ * @dscp: DSCP it arrived with
  */
-struct rxe_cc_fb_int {
-	u32 ack_psn;
-	u16 path_id;
-	u16 nhop;
-	struct rxe_cc_int_hop hop[RXE_CC_INT_MAX_HOPS];
+struct rxe_cc_fb_cnp {
+	u8 dscp;
 };
 
 /**
- * struct rxe_cc_fb_tcd - TCD mark echo of an ACK (decoded BTH byte 4)
- * @ce: a CE-marked packet arrived since the previous ACK
- * @ue: an ECT(1) ("undetermined") packet arrived and no CE
- * @ce_cnt: number of CE packets covered, saturating at 15 (0 if unknown)
+ * struct rxe_cc_fb_pause - the QP's priority was paused or released
+ * @until_ns: with @paused, when the pause in force ends
+ * @prio: the 802.1p priority of the QP's data
+ * @paused: the QP starts waiting (else its wait ended)
  */
-struct rxe_cc_fb_tcd {
-	u8 ce;
-	u8 ue;
-	u8 ce_cnt;
-};
-
-/**
- * struct rxe_cc_fb_pcn - PCN rate report
- * @rate_mbps: receiving rate measured by the NP, Mbit/s
- * @seq: NP period sequence number
- * @dec: congestion (decrease) report
- * @rate_valid: @rate_mbps is meaningful
- */
-struct rxe_cc_fb_pcn {
-	u32 rate_mbps;
-	u32 seq;
-	u8 dec;
-	u8 rate_valid;
-};
-
-/**
- * struct rxe_cc_fb_bts - SFC back-to-sender pause
- * @pause_ns: pause length (after the framework's clamp)
- * @qdepth_bytes: queue depth at the congestion point, 0 if unknown
- * @cached: answered from a switch pause cache
- */
-struct rxe_cc_fb_bts {
-	u64 pause_ns;
-	u32 qdepth_bytes;
-	u8 cached;
-};
-
-/* FRP types, rxe_cc_fb_frp.type and rxe_cc_ctl.type */
-#define RXE_CC_FRP_NORMAL	0
-#define RXE_CC_FRP_INIT		1
-#define RXE_CC_FRP_STOP		2
-
-/**
- * struct rxe_cc_fb_frp - ACCurate FRP response
- * @cr_kbps: current rate, clamped by the contention points
- * @dr_kbps: desired rate, clamped by the contention points
- * @epoch: RRP epoch of the forward FRP
- * @type: RXE_CC_FRP_*
- * @sc: a short-circuit response from a contention point
- */
-struct rxe_cc_fb_frp {
-	u32 cr_kbps;
-	u32 dr_kbps;
-	u16 epoch;
-	u8 type;
-	u8 sc;
+struct rxe_cc_fb_pause {
+	u64 until_ns;
+	u8 prio;
+	u8 paused;
 };
 
 /**
  * union rxe_cc_fb - payload of on_feedback, selected by enum rxe_cc_fb_kind
- * @int_stack: RXE_CC_FB_INT
- * @tcd: RXE_CC_FB_TCD
- * @pcn: RXE_CC_FB_PCN
- * @bts: RXE_CC_FB_BTS
- * @frp: RXE_CC_FB_FRP
+ * @cnp: RXE_CC_FB_CNP
+ * @pause: RXE_CC_FB_PAUSE
  */
 union rxe_cc_fb {
-	struct rxe_cc_fb_int int_stack;
-	struct rxe_cc_fb_tcd tcd;
-	struct rxe_cc_fb_pcn pcn;
-	struct rxe_cc_fb_bts bts;
-	struct rxe_cc_fb_frp frp;
-};
-
-/**
- * struct rxe_cc_ctl - a control packet the reaction point asks to send
- * @type: RXE_CC_FRP_* (ACCurate forward FRP, opcode 0xC0)
- * @counted: STOP only: the flow was counted in this RRP
- * @epoch: RRP epoch
- * @cr_kbps: current rate
- * @dr_kbps: desired rate
- */
-struct rxe_cc_ctl {
-	u8 type;
-	u8 counted;
-	u16 epoch;
-	u32 cr_kbps;
-	u32 dr_kbps;
+	struct rxe_cc_fb_cnp cnp;
+	struct rxe_cc_fb_pause pause;
 };
 
 /**
@@ -368,65 +254,47 @@ struct rxe_cc_rx {
 
 /* rxe_cc_np_msg.type */
 #define RXE_CC_MSG_CNP		0 /* standard CNP 0x81, zero body */
-#define RXE_CC_MSG_PCN		1 /* PCN report: 0x81 if dec, else 0xC2 */
 
 /**
  * struct rxe_cc_np_msg - feedback the notification point asks to send
  * @type: RXE_CC_MSG_*
  * @dscp: DSCP of the packet, 0xff for the device default
- * @pcp: 802.1p priority of the packet, 0xff for the device default
- * @dec: PCN: congestion report (sent as CNP 0x81, IP ECN CE)
- * @rate_valid: PCN: @rate_mbps is meaningful
- * @rate_mbps: PCN: receiving rate, Mbit/s
- * @seq: PCN: period sequence number
+ * @pcp: 802.1p priority of the packet (skb->priority), 0xff for the
+ *	device default
  */
 struct rxe_cc_np_msg {
 	u8 type;
 	u8 dscp;
 	u8 pcp;
-	u8 dec;
-	u8 rate_valid;
-	u32 rate_mbps;
-	u32 seq;
 };
 
 /* rxe_cc_out.flags */
 #define RXE_CC_OUT_TIMER	BIT(0) /* @timer_ns is armed */
 #define RXE_CC_OUT_RX_TIMER	BIT(1) /* @rx_timer_ns is armed */
-#define RXE_CC_OUT_HALT		BIT(2) /* hold transmission until @halt_ns */
-#define RXE_CC_OUT_SEND_CTL	BIT(3) /* send @ctl, then clear this bit */
 
 /* rxe_cc_out.events: set by hooks, read and cleared by the framework */
 #define RXE_CC_EV_RATE_DEC	BIT(0) /* the rate or window was cut */
 #define RXE_CC_EV_RATE_INC	BIT(1) /* the rate or window was raised */
 #define RXE_CC_EV_LIMIT		BIT(2) /* a rate limiter was allocated */
 #define RXE_CC_EV_RELEASE	BIT(3) /* the rate limiter was released */
-#define RXE_CC_EV_HALT		BIT(4) /* a halt started or was extended */
 
 /**
  * struct rxe_cc_out - per-QP results of the hooks, read by the framework
  * @rate_bps: pacing rate in bit/s; 0 = not paced
  * @window_bytes: limit on bytes in flight; 0 = no window
- * @halt_ns: no new or retransmitted data before this time (with
- *	RXE_CC_OUT_HALT)
  * @timer_ns: call on_timer at or after this time (with RXE_CC_OUT_TIMER)
  * @rx_timer_ns: call rx_timer at or after this time (with
  *	RXE_CC_OUT_RX_TIMER)
- * @ack_every: AckReq policy: 0 = upstream rxe, n = every n-th packet
  * @flags: RXE_CC_OUT_*
  * @events: RXE_CC_EV_*, accumulated until the framework clears them
- * @ctl: control packet to send (with RXE_CC_OUT_SEND_CTL)
  */
 struct rxe_cc_out {
 	u64 rate_bps;
 	u64 window_bytes;
-	u64 halt_ns;
 	u64 timer_ns;
 	u64 rx_timer_ns;
-	u32 ack_every;
 	u32 flags;
 	u32 events;
-	struct rxe_cc_ctl ctl;
 };
 
 struct rxe_cc_ops;
@@ -447,27 +315,31 @@ struct rxe_cc_ctx {
 
 /**
  * struct rxe_cc_ops - a congestion control algorithm
- * @name: unique name, e.g. "dcqcn"
- * @id: enum rxe_cc_algo
+ * @list: registry entry, owned by the framework
+ * @name: unique name, e.g. "dcqcn"; names are the ABI
+ * @owner: the module holding the algorithm (NULL: built into rdma_rxe);
+ *	every QP running it and every device defaulting to it holds a
+ *	reference
  * @wire: RXE_CC_WIRE_* features the algorithm uses
  * @flags: RXE_CC_F_*
  * @priv_size: bytes of per-QP state
  * @cfg_size: bytes of compiled parameters
  * @params: parameter table
- * @n_params: its length
+ * @n_params: its length, at most RXE_CC_MAX_PARAMS
  * @state: names of the values written by @get_state
- * @n_state: their number
+ * @n_state: their number, at most RXE_CC_MAX_STATE
  * @defaults: fill a parameter set with defaults scaled to @link (optional;
  *	without it the table defaults apply)
  * @setup: compile a parameter set whose values are within the table's
  *	ranges into @cfg; check relations between parameters and return
- *	-EINVAL with a reason in @why if they do not hold
+ *	-EINVAL with a reason in @msg if they do not hold. On success @msg
+ *	may point to a warning (a legal but doubtful set)
  * @init: start a QP's algorithm at time @now (state zeroed)
  * @release: stop it (optional)
  * @on_send: a data packet was transmitted
- * @on_ack: an ACK, NAK, READ response or atomic ACK arrived
- * @on_cnp: a standard CNP arrived (at time @now)
- * @on_feedback: other feedback arrived
+ * @on_ack: the completer processed an ACK, NAK, READ response or atomic
+ *	ACK
+ * @on_feedback: feedback for the QP as a data sender arrived (at @now)
  * @on_timer: time has passed: catch up to @now and refresh @out; called at
  *	or after rxe_cc_out.timer_ns, after a parameter change and whenever
  *	the framework needs fresh outputs; must be idempotent for one @now
@@ -475,16 +347,15 @@ struct rxe_cc_ctx {
  *	@msg is to be sent to the peer
  * @rx_timer: notification point timer, at or after rxe_cc_out.rx_timer_ns;
  *	returns true if @msg is to be sent
- * @rx_ack: notification point: an ACK is being built; returns the mark
- *	echo bits (RXE_CC_ECHO_*) for its BTH byte 4
  * @get_state: write @n_state values describing the state at @now into
  *	@vals, without changing the state
  *
  * Any hook but @setup, @init and @get_state may be NULL.
  */
 struct rxe_cc_ops {
+	struct list_head list;
 	const char *name;
-	u32 id;
+	struct module *owner;
 	u32 wire;
 	u32 flags;
 	u32 priv_size;
@@ -496,7 +367,7 @@ struct rxe_cc_ops {
 
 	void (*defaults)(u32 *params, const struct rxe_cc_link *link);
 	int (*setup)(void *cfg, const u32 *params,
-		     const struct rxe_cc_link *link, const char **why);
+		     const struct rxe_cc_link *link, const char **msg);
 
 	void (*init)(struct rxe_cc_ctx *cc, u64 now);
 	void (*release)(struct rxe_cc_ctx *cc);
@@ -505,7 +376,6 @@ struct rxe_cc_ops {
 			u64 now);
 	void (*on_ack)(struct rxe_cc_ctx *cc, const struct rxe_cc_ack *ack,
 		       u64 now);
-	void (*on_cnp)(struct rxe_cc_ctx *cc, u64 now);
 	void (*on_feedback)(struct rxe_cc_ctx *cc, enum rxe_cc_fb_kind kind,
 			    const union rxe_cc_fb *fb, u64 now);
 	void (*on_timer)(struct rxe_cc_ctx *cc, u64 now);
@@ -514,13 +384,15 @@ struct rxe_cc_ops {
 			u64 now, struct rxe_cc_np_msg *msg);
 	bool (*rx_timer)(struct rxe_cc_ctx *cc, u64 now,
 			 struct rxe_cc_np_msg *msg);
-	u8 (*rx_ack)(struct rxe_cc_ctx *cc, u64 now);
 
 	void (*get_state)(const struct rxe_cc_ctx *cc, u64 now, u64 *vals);
 };
 
-extern const struct rxe_cc_ops rxe_cc_fixed_ops;
-extern const struct rxe_cc_ops rxe_cc_dcqcn_ops;
+/* Registry (rxe_cc.c); the algorithms built into rdma_rxe */
+int rxe_cc_register(struct rxe_cc_ops *ops);
+void rxe_cc_unregister(struct rxe_cc_ops *ops);
+extern struct rxe_cc_ops rxe_cc_fixed_ops;
+extern struct rxe_cc_ops rxe_cc_dcqcn_ops;
 
 /*
  * Times are u64 ns of one clock per QP. They are compared through their
@@ -545,48 +417,259 @@ static inline u64 rxe_cc_tx_time_ns(u32 bytes, u64 rate_bps)
 	return div64_u64((u64)bytes * 8 * 1000000000ULL, rate_bps);
 }
 
-/**
- * rxe_cc_pace() - advance a pacer's next-send time after a transmission
- * @t_next: earliest send time before this packet
- * @now: when the packet was sent
- * @burst_ns: how far an idle pacer may lag behind @now (catch-up budget)
- * @bytes: bytes charged for the packet
- * @rate_bps: pacing rate, 0 = not paced
- *
- * Return: the earliest send time of the next packet.
- */
-static inline u64 rxe_cc_pace(u64 t_next, u64 now, u64 burst_ns, u32 bytes,
-			      u64 rate_bps)
-{
-	if (!rate_bps)
-		return now;
-	if (rxe_cc_before(t_next, now - burst_ns))
-		t_next = now - burst_ns;
-	return t_next + rxe_cc_tx_time_ns(bytes, rate_bps);
-}
-
-/**
- * rxe_cc_pace_unused() - pacing credit a transmission finds unused
- * @t_next: earliest send time before this packet, 0 = nothing sent yet
- * @now: when the packet is sent
- * @burst_ns: the catch-up budget (as for rxe_cc_pace())
- * @rate_bps: pacing rate, 0 = not paced
- *
- * Return: how long, beyond @burst_ns, the pacer had let the QP send before
- * @now: the credit rxe_cc_pace() drops.
- */
-static inline u64 rxe_cc_pace_unused(u64 t_next, u64 now, u64 burst_ns,
-				     u64 rate_bps)
-{
-	if (!rate_bps || !t_next || !rxe_cc_before(t_next, now - burst_ns))
-		return 0;
-	return now - burst_ns - t_next;
-}
-
 /* Signed distance from PSN @b to PSN @a in the 24-bit PSN space */
 static inline s32 rxe_cc_psn_diff(u32 a, u32 b)
 {
 	return (s32)((a - b) << 8) / 256;
+}
+
+/**
+ * struct rxe_cc_pacer - when a paced QP may send its next data packet
+ * @t_base: when the gap after the last packet started
+ * @t_next: earliest send time of the next packet: @t_base plus the time
+ *	@bytes take at @rate_bps
+ * @rate_bps: the rate @t_next was computed with, 0 = not paced
+ * @idle_ns: the time @burst_bytes take at @rate_bps
+ * @bytes: bytes of the last packet sent, 0 = none yet
+ * @burst_bytes: credit a QP that had nothing to send may take
+ *
+ * The gap after a packet is computed with the rate in force when the gate
+ * next decides: a rate change, raised or cut, re-times the pending gap
+ * from its start. The schedule accumulates (@t_base is the previous
+ * @t_next), so the average rate survives late wake-ups, and credit beyond
+ * @burst_bytes (or what the caller allows a QP it woke up late) is
+ * dropped.
+ */
+struct rxe_cc_pacer {
+	u64 t_base;
+	u64 t_next;
+	u64 rate_bps;
+	u64 idle_ns;
+	u32 bytes;
+	u32 burst_bytes;
+};
+
+/**
+ * rxe_cc_pacer_set_rate() - apply the rate in force to the pending gap
+ * @p: the pacer
+ * @rate_bps: the rate now, 0 = not paced
+ */
+static inline void rxe_cc_pacer_set_rate(struct rxe_cc_pacer *p, u64 rate_bps)
+{
+	if (p->rate_bps == rate_bps)
+		return;
+	p->rate_bps = rate_bps;
+	p->idle_ns = 0;
+	p->t_next = p->t_base;
+	if (!rate_bps)
+		return;
+	p->idle_ns = rxe_cc_tx_time_ns(p->burst_bytes, rate_bps);
+	if (p->bytes)
+		p->t_next += rxe_cc_tx_time_ns(p->bytes, rate_bps);
+}
+
+/**
+ * rxe_cc_pacer_set_burst() - set the credit of a QP that was idle
+ * @p: the pacer; its schedule stays
+ * @burst_bytes: the credit, e.g. two frames
+ */
+static inline void rxe_cc_pacer_set_burst(struct rxe_cc_pacer *p,
+					  u32 burst_bytes)
+{
+	u64 rate_bps = p->rate_bps;
+
+	p->burst_bytes = burst_bytes;
+	p->rate_bps = 0;
+	rxe_cc_pacer_set_rate(p, rate_bps);
+}
+
+/**
+ * rxe_cc_pacer_hold() - must a QP wait before its next data packet?
+ * @p: the pacer, its rate set with rxe_cc_pacer_set_rate()
+ * @now: the time
+ *
+ * Return: true until @p->t_next.
+ */
+static inline bool rxe_cc_pacer_hold(const struct rxe_cc_pacer *p, u64 now)
+{
+	return p->rate_bps && p->bytes && rxe_cc_before(now, p->t_next);
+}
+
+/**
+ * rxe_cc_pacer_sent() - account a packet sent at @now
+ * @p: the pacer, with the rate the gate let the packet through at (the
+ *	caller applies a new rate to the next gap afterwards)
+ * @now: when the packet was sent
+ * @bytes: bytes charged for it
+ * @late_ns: how far behind @now the schedule may be without losing credit
+ *	when that is more than the burst: the timer slack, for a QP the gate
+ *	held and woke up late; 0 for a QP that had nothing to send
+ *
+ * Return: the credit dropped, in ns: time in which the pacer would have
+ * let the QP send but it did not.
+ */
+static inline u64 rxe_cc_pacer_sent(struct rxe_cc_pacer *p, u64 now,
+				    u32 bytes, u64 late_ns)
+{
+	u64 credit = late_ns > p->idle_ns ? late_ns : p->idle_ns;
+	u64 unused = 0;
+
+	p->t_base = p->t_next;
+	if (!p->bytes) {
+		p->t_base = now;
+	} else if (rxe_cc_before(p->t_next, now - credit)) {
+		if (p->rate_bps)
+			unused = now - credit - p->t_next;
+		p->t_base = now - credit;
+	}
+	p->bytes = bytes;
+	p->t_next = p->t_base;
+	if (p->rate_bps)
+		p->t_next += rxe_cc_tx_time_ns(bytes, p->rate_bps);
+	return unused;
+}
+
+/* request packets the in-flight record holds (the PSN window is 128) */
+#define RXE_CC_SENT_SLOTS	256
+
+/**
+ * struct rxe_cc_sent - one request packet sent and not yet acknowledged
+ * @psn: its PSN
+ * @ackreq: it carried AckReq
+ * @bytes: bytes charged for it
+ * @time_ns: when it was first sent
+ */
+struct rxe_cc_sent {
+	u32 psn:24;
+	u32 ackreq:1;
+	u32 bytes;
+	u64 time_ns;
+};
+
+/**
+ * struct rxe_cc_inflight - request packets in flight
+ * @slot: ring of RXE_CC_SENT_SLOTS entries, oldest at @head; NULL for a
+ *	  QP without acknowledgements (UC) or congestion control
+ * @head: index of the oldest entry (free running)
+ * @tail: index after the newest entry (free running)
+ * @bytes: sum of the bytes of the entries
+ * @snd_nxt: PSN after the newest packet sent for the first time
+ * @started: @snd_nxt is valid
+ * @acked_bytes: bytes acknowledged since the QP started
+ *
+ * The framework updates it from the requester and the completer, which run
+ * in one task, without a lock; snapshots read @bytes and @acked_bytes with
+ * READ_ONCE().
+ */
+struct rxe_cc_inflight {
+	struct rxe_cc_sent *slot;
+	u32 head;
+	u32 tail;
+	u64 bytes;
+	u32 snd_nxt;
+	bool started;
+	u64 acked_bytes;
+};
+
+/**
+ * rxe_cc_inflight_sent() - record a request packet sent at @now
+ * @inf: the record, with its ring
+ * @psn: the packet's PSN
+ * @bytes: bytes charged for it
+ * @ackreq: it carries AckReq
+ * @now: the time
+ *
+ * A packet whose PSN was sent before is a (go-back-N) retransmission: its
+ * bytes are in flight already and it is not recorded again. A READ
+ * request is one packet; the PSNs of its responses are not sent.
+ *
+ * A full ring (which the PSN window prevents) records nothing.
+ *
+ * Return: true for a retransmission.
+ */
+static inline bool rxe_cc_inflight_sent(struct rxe_cc_inflight *inf, u32 psn,
+					u32 bytes, bool ackreq, u64 now)
+{
+	struct rxe_cc_sent *s;
+
+	if (inf->started && rxe_cc_psn_diff(psn, inf->snd_nxt) < 0)
+		return true;
+	if (inf->tail - inf->head >= RXE_CC_SENT_SLOTS)
+		return false;
+	s = &inf->slot[inf->tail % RXE_CC_SENT_SLOTS];
+	s->psn = psn;
+	s->ackreq = ackreq;
+	s->bytes = bytes;
+	s->time_ns = now;
+	inf->tail++;
+	WRITE_ONCE(inf->bytes, inf->bytes + bytes);
+	inf->snd_nxt = (psn + 1) & 0xffffff;
+	inf->started = true;
+	return false;
+}
+
+/**
+ * rxe_cc_inflight_acked() - the completer's PSN is now @comp_psn
+ * @inf: the record, with its ring
+ * @comp_psn: the PSN the completer expects next: every packet before it is
+ *	acknowledged
+ * @ack_psn: the PSN the response packet carried
+ * @now: its arrival time
+ * @ack: its acked_pkts, acked_bytes, inflight_bytes and rtt_ns are set
+ *
+ * An AckReq packet acknowledged by a response to its own PSN gives an RTT
+ * sample: the newest one wins.
+ */
+static inline void rxe_cc_inflight_acked(struct rxe_cc_inflight *inf,
+					 u32 comp_psn, u32 ack_psn, u64 now,
+					 struct rxe_cc_ack *ack)
+{
+	const struct rxe_cc_sent *s;
+
+	ack->acked_pkts = 0;
+	ack->acked_bytes = 0;
+	ack->rtt_ns = 0;
+	while (inf->head != inf->tail) {
+		s = &inf->slot[inf->head % RXE_CC_SENT_SLOTS];
+		if (rxe_cc_psn_diff(comp_psn, s->psn) <= 0)
+			break;
+		ack->acked_pkts++;
+		ack->acked_bytes += s->bytes;
+		if (s->ackreq && s->psn == (ack_psn & 0xffffff))
+			ack->rtt_ns = now - s->time_ns;
+		inf->head++;
+	}
+	WRITE_ONCE(inf->bytes, inf->bytes - ack->acked_bytes);
+	WRITE_ONCE(inf->acked_bytes, inf->acked_bytes + ack->acked_bytes);
+	ack->inflight_bytes = inf->bytes;
+}
+
+/**
+ * rxe_cc_next_deadline() - when the framework must call the QP's hooks
+ * @out: the algorithm's outputs
+ * @flags: the algorithm's RXE_CC_F_* flags
+ * @t: set to the earliest deadline
+ *
+ * An algorithm with RXE_CC_F_LAZY_TIMER has its timer_ns served at its next
+ * event; rx_timer_ns always wakes the QP (it may send a packet).
+ *
+ * Return: true if a deadline is armed.
+ */
+static inline bool rxe_cc_next_deadline(const struct rxe_cc_out *out,
+					u32 flags, u64 *t)
+{
+	bool armed = false;
+
+	if ((out->flags & RXE_CC_OUT_TIMER) && !(flags & RXE_CC_F_LAZY_TIMER)) {
+		*t = out->timer_ns;
+		armed = true;
+	}
+	if ((out->flags & RXE_CC_OUT_RX_TIMER) &&
+	    (!armed || rxe_cc_before(out->rx_timer_ns, *t))) {
+		*t = out->rx_timer_ns;
+		armed = true;
+	}
+	return armed;
 }
 
 #endif /* RXE_CC_H */

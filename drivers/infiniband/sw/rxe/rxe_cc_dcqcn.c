@@ -259,6 +259,29 @@ static u32 dcqcn_decay(u32 alpha, u32 g)
 	return (u32)(((u64)alpha * (ONE - g)) >> 16);
 }
 
+/*
+ * Legal but doubtful settings (specs/dcqcn.md §3.6): reported as a warning
+ * by the framework, never rejected. The first one found is returned.
+ */
+static const char *dcqcn_warning(const struct dcqcn_cfg *c,
+				 const struct rxe_cc_link *link)
+{
+	/* one frame of the path MTU, with RoCEv2 and IP headers, at R_max */
+	u64 frame_ns = div64_u64(((u64)link->mtu + 70) * 8 * 1000000ULL,
+				 c->r_max);
+
+	if (!c->paper && c->t_dec < c->t_alpha)
+		return "rp_rate_reduce_monitor_period < rp_dce_tcp_rtt: alpha lags the cuts";
+	if (c->paper && c->t_alpha <= c->np_gap)
+		return "paper model: rp_dce_tcp_rtt should exceed np_min_time_between_cnps";
+	if (!c->paper && c->np_gap > c->t_alpha)
+		return "np_min_time_between_cnps > rp_dce_tcp_rtt: alpha periods with no CNP";
+	if (c->t_alpha < frame_ns || c->t_inc < frame_ns ||
+	    (!c->paper && c->t_dec < frame_ns))
+		return "a period is shorter than one frame at the maximum rate";
+	return NULL;
+}
+
 static int dcqcn_setup(void *cfgp, const u32 *p,
 		       const struct rxe_cc_link *link, const char **why)
 {
@@ -318,6 +341,7 @@ static int dcqcn_setup(void *cfgp, const u32 *p,
 	for (a = ONE; a; a = dcqcn_decay(a, c->g))
 		c->n_zero++;
 
+	*why = dcqcn_warning(c, link);
 	return 0;
 }
 
@@ -572,7 +596,6 @@ static void dcqcn_output(struct rxe_cc_ctx *cc)
 	rate = s->limited ? min(s->rc, c->r_max) : c->r_max;
 	out->rate_bps = (u64)rate * 1000;
 	out->window_bytes = 0;
-	out->ack_every = 0;
 
 	/* the next time the rate changes without a new event */
 	out->flags &= ~(RXE_CC_OUT_TIMER | RXE_CC_OUT_RX_TIMER);
@@ -679,6 +702,14 @@ static void dcqcn_on_cnp(struct rxe_cc_ctx *cc, u64 now)
 	dcqcn_output(cc);
 }
 
+/* the reaction point reacts to CNPs only (not to PAUSE) */
+static void dcqcn_on_feedback(struct rxe_cc_ctx *cc, enum rxe_cc_fb_kind kind,
+			      const union rxe_cc_fb *fb, u64 now)
+{
+	if (kind == RXE_CC_FB_CNP)
+		dcqcn_on_cnp(cc, now);
+}
+
 static void dcqcn_on_timer(struct rxe_cc_ctx *cc, u64 now)
 {
 	dcqcn_advance(cc, now);
@@ -764,11 +795,10 @@ static void dcqcn_get_state(const struct rxe_cc_ctx *cc, u64 now, u64 *v)
 	v[S_NP_CNPS] = s.np_cnps;
 }
 
-const struct rxe_cc_ops rxe_cc_dcqcn_ops = {
+struct rxe_cc_ops rxe_cc_dcqcn_ops = {
 	.name = "dcqcn",
-	.id = RXE_CC_ALGO_DCQCN,
 	.wire = RXE_CC_WIRE_ECT | RXE_CC_WIRE_CNP_RX | RXE_CC_WIRE_CNP_TX,
-	.flags = RXE_CC_F_LAZY_TIMER,
+	.flags = RXE_CC_F_LAZY_TIMER | RXE_CC_F_RX_CE_ONLY,
 	.priv_size = sizeof(struct dcqcn_qp),
 	.cfg_size = sizeof(struct dcqcn_cfg),
 	.params = dcqcn_params,
@@ -779,7 +809,7 @@ const struct rxe_cc_ops rxe_cc_dcqcn_ops = {
 	.setup = dcqcn_setup,
 	.init = dcqcn_init,
 	.on_send = dcqcn_on_send,
-	.on_cnp = dcqcn_on_cnp,
+	.on_feedback = dcqcn_on_feedback,
 	.on_timer = dcqcn_on_timer,
 	.rx_data = dcqcn_rx_data,
 	.rx_timer = dcqcn_rx_timer,

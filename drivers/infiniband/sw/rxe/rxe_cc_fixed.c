@@ -88,9 +88,8 @@ static void fixed_get_state(const struct rxe_cc_ctx *cc, u64 now, u64 *v)
 	v[S_WINDOW] = c->window;
 }
 
-const struct rxe_cc_ops rxe_cc_fixed_ops = {
+struct rxe_cc_ops rxe_cc_fixed_ops = {
 	.name = "fixed",
-	.id = RXE_CC_ALGO_FIXED,
 	.priv_size = 0,
 	.cfg_size = sizeof(struct fixed_cfg),
 	.params = fixed_params,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * rxe-cc: the hooks the rxe data path calls into the congestion control
- * framework (rxe_cc.c). Each has an inline fast path that costs one load and
- * a branch for a QP that runs no congestion control.
+ * framework. Each has an inline fast path that costs a load and a branch
+ * for a QP that runs no congestion control.
  */
 
 #ifndef RXE_CC_FW_H
@@ -19,6 +19,8 @@ struct net_device;
 
 int rxe_cc_init(void);
 void rxe_cc_exit(void);
+int rxe_cc_nl_init(void);
+void rxe_cc_nl_exit(void);
 
 void rxe_cc_dev_init(struct rxe_dev *rxe, struct net_device *ndev);
 void rxe_cc_dev_cleanup(struct rxe_dev *rxe);
@@ -30,7 +32,8 @@ void rxe_cc_qp_error(struct rxe_qp *qp);
 void rxe_cc_qp_cleanup(struct rxe_qp *qp);
 
 bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp);
-void rxe_cc_sent_slow(struct rxe_qp *qp, const struct rxe_pkt_info *pkt);
+void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 u8 rxe_cc_tos_slow(const struct rxe_pkt_info *pkt, u8 tc);
 void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb);
 void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt, struct sk_buff *skb);
@@ -43,7 +46,7 @@ int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
  */
 static inline bool rxe_cc_hold(struct rxe_qp *qp)
 {
-	if (likely(!READ_ONCE(qp->cc.ctx.ops) && !qp->cc.pfc))
+	if (likely(!READ_ONCE(qp->cc.ctx.ops) && !qp->pfc.on))
 		return false;
 	return rxe_cc_hold_slow(qp, false);
 }
@@ -51,24 +54,35 @@ static inline bool rxe_cc_hold(struct rxe_qp *qp)
 /* Responder gate, before a READ response packet (the QP as data sender). */
 static inline bool rxe_cc_hold_resp(struct rxe_qp *qp)
 {
-	if (likely(!READ_ONCE(qp->cc.ctx.ops) && !qp->cc.pfc))
+	if (likely(!READ_ONCE(qp->cc.ctx.ops) && !qp->pfc.on))
 		return false;
 	return rxe_cc_hold_slow(qp, true);
 }
 
 /* A data packet (request or READ response) was transmitted. */
-static inline void rxe_cc_sent(struct rxe_qp *qp,
-			       const struct rxe_pkt_info *pkt)
+static inline void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	if (READ_ONCE(qp->cc.ctx.ops))
 		rxe_cc_sent_slow(qp, pkt);
 }
 
-/* AckReq limit of the requester (rxe_req.c): upstream, or every n-th */
+/* The completer processed a response packet (ACK, NAK, READ, atomic). */
+static inline void rxe_cc_acked(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	if (READ_ONCE(qp->cc.inflight.slot))
+		rxe_cc_acked_slow(qp, pkt);
+}
+
+/*
+ * AckReq limit of the requester (rxe_req.c): upstream, every n-th packet,
+ * or this packet, which fills the QP's window.
+ */
 static inline int rxe_cc_ack_limit(const struct rxe_qp *qp, int upstream)
 {
 	u32 n = READ_ONCE(qp->cc.ack_every);
 
+	if (unlikely(READ_ONCE(qp->cc.ackreq)))
+		return -1;
 	return n ? (int)n - 2 : upstream;
 }
 

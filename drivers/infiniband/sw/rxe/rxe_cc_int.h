@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * rxe-cc: framework internals shared by rxe_cc.c and the netlink family
- * (rxe_cc_nl.c).
+ * rxe-cc: what the framework's files offer each other. Who calls whom
+ * (Documentation/rxe-cc/framework.rst has the picture):
+ *
+ *   rxe_cc_nl.c    netlink: registry, conf, qp, stats
+ *   rxe_cc_stats.c counters and restrack: qp
+ *   rxe_cc_gate.c  transmit gate, pacer, in-flight, ACKs: qp, wire, pfc
+ *   rxe_cc_qp.c    QP context, hook runner, timer, receive side: conf,
+ *                  wire, registry
+ *   rxe_cc_conf.c  parameters and device settings: registry, pfc
+ *   rxe_cc_wire.c  ECN, CNP build and checks: rxe only
+ *   rxe_cc.c       registry and system default: nothing
+ *   rxe_pfc.c      PAUSE frames and the DSCP map: rxe only
  */
 
 #ifndef RXE_CC_INT_H
@@ -10,26 +20,37 @@
 #include <linux/netlink.h>
 
 #include "rxe_cc.h"
+#include "rxe_cc_types.h"
+#include "rxe_pfc.h"
 
 struct rxe_dev;
 struct rxe_qp;
+struct rxe_pkt_info;
+struct sk_buff;
+struct net;
 
-/* most parameters and state values an algorithm may have */
-#define RXE_CC_MAX_PARAMS	32
-#define RXE_CC_MAX_STATE	24
+/* ---- rxe_cc.c: registry ---------------------------------------------------- */
 
-/* registry: "none" is NULL */
-unsigned int rxe_cc_algo_count(void);
-const struct rxe_cc_ops *rxe_cc_algo_at(unsigned int i);
-int rxe_cc_algo_find(const char *name, const struct rxe_cc_ops **ops);
+int rxe_cc_algo_get(const char *name, const struct rxe_cc_ops **ops);
+void rxe_cc_algo_hold(const struct rxe_cc_ops *ops);
+void rxe_cc_algo_put(const struct rxe_cc_ops *ops);
+int rxe_cc_algo_get_nth(unsigned int i, const struct rxe_cc_ops **ops);
 const char *rxe_cc_algo_name(const struct rxe_cc_ops *ops);
+const struct rxe_cc_ops *rxe_cc_default_get(void);
 
-/* parameters */
-int rxe_cc_params_parse(const struct rxe_cc_ops *ops, u32 *params,
+/* ---- rxe_cc_conf.c: parameters and device settings ------------------------ */
+
+int rxe_cc_params_parse(const struct rxe_cc_ops *ops, u32 *params, u32 *user,
 			const struct nlattr *nest,
 			struct netlink_ext_ack *extack);
+void *rxe_cc_compile(const struct rxe_cc_ops *ops, const u32 *params,
+		     const struct rxe_cc_link *link,
+		     struct netlink_ext_ack *extack);
 
-/* devices */
+void rxe_cc_dev_init(struct rxe_dev *rxe, struct net_device *ndev);
+void rxe_cc_dev_cleanup(struct rxe_dev *rxe);
+struct rxe_dev *rxe_cc_dev_next(struct net *net, long min);
+
 struct rxe_cc_dev_conf {
 	const struct rxe_cc_ops *algo;
 	u64 line_rate_bps;	/* configured, 0 = netdev speed */
@@ -39,15 +60,16 @@ struct rxe_cc_dev_conf {
 	u32 ack_every;
 	u8 cnp_dscp;
 	u8 ack_dscp;
+	u8 dscp_prio[RXE_PFC_DSCPS];
 };
 
 void rxe_cc_dev_get_conf(struct rxe_dev *rxe, struct rxe_cc_dev_conf *conf);
 int rxe_cc_dev_get_params(struct rxe_dev *rxe, const struct rxe_cc_ops *ops,
-			  u32 *params);
+			  u32 *params, u32 *user);
 
 /* what a DEV_SET request asks for; has_* say which fields are present */
 struct rxe_cc_dev_req {
-	const struct rxe_cc_ops *algo;
+	const struct rxe_cc_ops *algo;	/* referenced by the caller */
 	bool has_algo;
 	const struct nlattr *params;	/* nest, for @algo or the default */
 	u64 line_rate_bps;
@@ -62,17 +84,53 @@ struct rxe_cc_dev_req {
 	bool has_cnp_dscp;
 	u8 ack_dscp;
 	bool has_ack_dscp;
+	const u8 *dscp_prio;		/* RXE_PFC_DSCPS values, or NULL */
 };
 
 int rxe_cc_dev_set(struct rxe_dev *rxe, const struct rxe_cc_dev_req *req,
 		   struct netlink_ext_ack *extack);
 
-/* QPs */
+/* what a QP starts with: the device's settings at that moment */
+struct rxe_cc_qp_conf {
+	const struct rxe_cc_ops *ops;	/* referenced, NULL = none */
+	u32 params[RXE_CC_MAX_PARAMS];
+	struct rxe_cc_link link;
+	bool ecn;
+	u32 ack_every;
+	u8 cnp_dscp;
+	u8 ack_dscp;
+};
+
+int rxe_cc_dev_qp_conf(struct rxe_dev *rxe, const struct rxe_cc_ops *ops,
+		       struct rxe_cc_qp_conf *qc);
+
+/* ---- rxe_cc_wire.c: packets ------------------------------------------------ */
+
+u32 rxe_cc_wire_bytes(const struct rxe_qp *qp, u32 paylen);
+bool rxe_cc_is_data(const struct rxe_pkt_info *pkt);
+u8 rxe_cc_skb_ecn(const struct sk_buff *skb);
+u8 rxe_cc_skb_dscp(const struct sk_buff *skb);
+bool rxe_cc_cnp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
+		      struct rxe_qp *qp);
+void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg);
+
+/* ---- rxe_cc_qp.c: QP context, hook runner, timer --------------------------- */
+
+u32 rxe_cc_qp_after(struct rxe_qp *qp);
+void rxe_cc_arm(struct rxe_qp *qp, u64 t);
+void rxe_cc_arm_slack(struct rxe_qp *qp, u64 t, u64 slack);
+bool rxe_cc_serve_deadlines(struct rxe_qp *qp, u64 now,
+			    struct rxe_cc_np_msg *msg);
+void rxe_cc_feedback(struct rxe_qp *qp, enum rxe_cc_fb_kind kind,
+		     const union rxe_cc_fb *fb, u64 now);
+
 struct rxe_cc_qp_info {
 	const struct rxe_cc_ops *ops;
 	u32 params[RXE_CC_MAX_PARAMS];
 	u64 rate_bps;
 	u64 window_bytes;
+	u64 inflight_bytes;
+	u64 acked_bytes;
 	u64 state[RXE_CC_MAX_STATE];
 	struct rxe_cc_qp_stats stats;
 };
@@ -81,15 +139,23 @@ void rxe_cc_qp_snapshot(struct rxe_qp *qp, struct rxe_cc_qp_info *info);
 int rxe_cc_qp_set(struct rxe_qp *qp, const struct rxe_cc_ops *ops,
 		  const struct nlattr *params, struct netlink_ext_ack *extack);
 
-/* device counters of the framework, for the STATS command */
+/* Account the events a hook left (taken under the QP's lock) per device. */
+static inline void rxe_cc_count_events(struct rxe_dev *rxe, u32 ev)
+{
+	if (ev & RXE_CC_EV_RATE_DEC)
+		rxe_counter_inc(rxe, RXE_CNT_CC_RATE_DEC);
+	if (ev & RXE_CC_EV_RATE_INC)
+		rxe_counter_inc(rxe, RXE_CNT_CC_RATE_INC);
+}
+
+/* ---- rxe_cc_stats.c -------------------------------------------------------- */
+
 unsigned int rxe_cc_stat_count(void);
 const char *rxe_cc_stat_name(unsigned int i);
 u64 rxe_cc_stat_value(struct rxe_dev *rxe, unsigned int i);
 
-void rxe_cc_nl_rate_event(struct rxe_qp *qp, u64 rate_bps, u64 window_bytes,
-			  u32 events);
-void rxe_cc_nl_dev_add(struct rxe_dev *rxe);
-void rxe_cc_nl_dev_del(struct rxe_dev *rxe);
+/* ---- rxe_cc_nl.c ----------------------------------------------------------- */
+
 int rxe_cc_nl_init(void);
 void rxe_cc_nl_exit(void);
 

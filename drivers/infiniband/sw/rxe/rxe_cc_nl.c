@@ -11,6 +11,7 @@
 
 #include "rxe.h"
 #include "rxe_cc_int.h"
+#include "rxe_cc_trace.h"
 
 /* highest line rate and base RTT a device may be configured with */
 #define RXE_CC_LINE_RATE_MAX	(800ULL * 1000 * 1000 * 1000)
@@ -33,31 +34,8 @@ static const struct nla_policy rxe_cc_policy[RXE_CC_A_MAX + 1] = {
 	[RXE_CC_A_CNP_DSCP] = NLA_POLICY_MAX(NLA_U8, 63),
 	[RXE_CC_A_ACK_DSCP] = { .type = NLA_U8 },
 	[RXE_CC_A_QPN] = { .type = NLA_U32 },
+	[RXE_CC_A_DSCP_PRIO] = NLA_POLICY_EXACT_LEN(RXE_CC_DSCPS),
 };
-
-/* ---- devices: our own list, so that dumps need no core internals -------- */
-
-static LIST_HEAD(rxe_cc_devs);
-static DEFINE_MUTEX(rxe_cc_devs_lock);
-
-void rxe_cc_nl_dev_add(struct rxe_dev *rxe)
-{
-	mutex_lock(&rxe_cc_devs_lock);
-	list_add_tail(&rxe->cc.node, &rxe_cc_devs);
-	mutex_unlock(&rxe_cc_devs_lock);
-}
-
-void rxe_cc_nl_dev_del(struct rxe_dev *rxe)
-{
-	mutex_lock(&rxe_cc_devs_lock);
-	list_del(&rxe->cc.node);
-	mutex_unlock(&rxe_cc_devs_lock);
-}
-
-static bool rxe_cc_visible(struct rxe_dev *rxe, struct net *net)
-{
-	return rdma_dev_access_netns(&rxe->ib_dev, net);
-}
 
 /* The rxe device named in the request, with a reference, or an ERR_PTR. */
 static struct rxe_dev *rxe_cc_get_dev(struct genl_info *info)
@@ -80,13 +58,16 @@ static struct rxe_dev *rxe_cc_get_dev(struct genl_info *info)
 	return container_of(ibdev, struct rxe_dev, ib_dev);
 }
 
-/* The algorithm named by RXE_CC_A_ALGO; -ENOENT with a message if unknown. */
+/*
+ * The algorithm named by RXE_CC_A_ALGO, referenced (rxe_cc_algo_put());
+ * -ENOENT with a message if it is not registered.
+ */
 static int rxe_cc_get_algo(struct genl_info *info,
 			   const struct rxe_cc_ops **ops)
 {
 	struct nlattr *attr = info->attrs[RXE_CC_A_ALGO];
 
-	if (!rxe_cc_algo_find(nla_data(attr), ops))
+	if (!rxe_cc_algo_get(nla_data(attr), ops))
 		return 0;
 	NL_SET_ERR_MSG_ATTR_FMT(info->extack, attr,
 				"unknown algorithm %s (see cc_available)",
@@ -97,7 +78,7 @@ static int rxe_cc_get_algo(struct genl_info *info,
 /* ---- message building ---------------------------------------------------- */
 
 static int rxe_cc_put_params(struct sk_buff *msg, const struct rxe_cc_ops *ops,
-			     const u32 *params, bool describe)
+			     const u32 *params, u32 user, bool describe)
 {
 	struct nlattr *nest, *p;
 	unsigned int i;
@@ -112,6 +93,8 @@ static int rxe_cc_put_params(struct sk_buff *msg, const struct rxe_cc_ops *ops,
 		if (!p || nla_put_string(msg, RXE_CC_A_P_NAME, d->name))
 			goto err;
 		if (params && nla_put_u32(msg, RXE_CC_A_P_VALUE, params[i]))
+			goto err;
+		if ((user & BIT(i)) && nla_put_flag(msg, RXE_CC_A_P_USER))
 			goto err;
 		if (describe &&
 		    (nla_put_u32(msg, RXE_CC_A_P_UNIT, d->unit) ||
@@ -202,8 +185,7 @@ static int rxe_cc_fill_algo(struct sk_buff *msg, struct genl_info *info,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_string(msg, RXE_CC_A_ALGO, rxe_cc_algo_name(ops)) ||
-	    nla_put_u32(msg, RXE_CC_A_ALGO_ID, ops ? ops->id : 0) ||
-	    rxe_cc_put_params(msg, ops, NULL, true) ||
+	    rxe_cc_put_params(msg, ops, NULL, 0, true) ||
 	    rxe_cc_put_state(msg, RXE_CC_A_STATE_NAMES, ops, NULL)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
@@ -214,13 +196,17 @@ static int rxe_cc_fill_algo(struct sk_buff *msg, struct genl_info *info,
 
 static int rxe_cc_algo_dumpit(struct sk_buff *msg, struct netlink_callback *cb)
 {
+	const struct rxe_cc_ops *ops = NULL;
 	unsigned int i = cb->args[0];
+	int err;
 
 	/* index 0 is "none", then the registered algorithms */
-	for (; i <= rxe_cc_algo_count(); i++) {
-		const struct rxe_cc_ops *ops = i ? rxe_cc_algo_at(i - 1) : NULL;
-
-		if (rxe_cc_fill_algo(msg, NULL, cb, ops))
+	for (;; i++) {
+		if (i && rxe_cc_algo_get_nth(i - 1, &ops))
+			break;
+		err = rxe_cc_fill_algo(msg, NULL, cb, ops);
+		rxe_cc_algo_put(ops);
+		if (err)
 			break;
 	}
 	cb->args[0] = i;
@@ -234,36 +220,47 @@ static int rxe_cc_fill_dev(struct sk_buff *msg, struct genl_info *info,
 			   const struct rxe_cc_ops *pick, bool has_pick)
 {
 	const struct rxe_cc_ops *ops;
-	struct rxe_cc_dev_conf conf;
+	struct rxe_cc_dev_conf *conf;
 	u32 params[RXE_CC_MAX_PARAMS];
 	bool have_params = false;
+	int err = -EMSGSIZE;
+	u32 user = 0;
 	void *hdr;
 
-	rxe_cc_dev_get_conf(rxe, &conf);
-	ops = has_pick ? pick : conf.algo;
-	if (ops && !rxe_cc_dev_get_params(rxe, ops, params))
+	conf = kmalloc(sizeof(*conf), GFP_KERNEL);
+	if (!conf)
+		return -ENOMEM;
+	rxe_cc_dev_get_conf(rxe, conf);
+	ops = has_pick ? pick : conf->algo;
+	if (ops && !rxe_cc_dev_get_params(rxe, ops, params, &user))
 		have_params = true;
 
 	hdr = rxe_cc_hdr(msg, info, cb, RXE_CC_CMD_DEV_GET);
 	if (!hdr)
-		return -EMSGSIZE;
+		goto out;
 	if (nla_put_string(msg, RXE_CC_A_DEV_NAME, dev_name(&rxe->ib_dev.dev)) ||
 	    nla_put_u32(msg, RXE_CC_A_DEV_INDEX, rxe->ib_dev.index) ||
-	    nla_put_string(msg, RXE_CC_A_ALGO, rxe_cc_algo_name(conf.algo)) ||
-	    (have_params && rxe_cc_put_params(msg, ops, params, false)) ||
-	    nla_put_u64_64bit(msg, RXE_CC_A_LINE_RATE, conf.eff_rate_bps,
+	    nla_put_string(msg, RXE_CC_A_ALGO, rxe_cc_algo_name(conf->algo)) ||
+	    (have_params &&
+	     rxe_cc_put_params(msg, ops, params, user, false)) ||
+	    nla_put_u64_64bit(msg, RXE_CC_A_LINE_RATE, conf->eff_rate_bps,
 			      RXE_CC_A_PAD) ||
-	    nla_put_u64_64bit(msg, RXE_CC_A_BASE_RTT_NS, conf.base_rtt_ns,
+	    nla_put_u64_64bit(msg, RXE_CC_A_BASE_RTT_NS, conf->base_rtt_ns,
 			      RXE_CC_A_PAD) ||
-	    nla_put_u8(msg, RXE_CC_A_ECN, conf.ecn) ||
-	    nla_put_u32(msg, RXE_CC_A_ACK_EVERY, conf.ack_every) ||
-	    nla_put_u8(msg, RXE_CC_A_CNP_DSCP, conf.cnp_dscp) ||
-	    nla_put_u8(msg, RXE_CC_A_ACK_DSCP, conf.ack_dscp)) {
+	    nla_put_u8(msg, RXE_CC_A_ECN, conf->ecn) ||
+	    nla_put_u32(msg, RXE_CC_A_ACK_EVERY, conf->ack_every) ||
+	    nla_put_u8(msg, RXE_CC_A_CNP_DSCP, conf->cnp_dscp) ||
+	    nla_put_u8(msg, RXE_CC_A_ACK_DSCP, conf->ack_dscp) ||
+	    nla_put(msg, RXE_CC_A_DSCP_PRIO, RXE_CC_DSCPS, conf->dscp_prio)) {
 		genlmsg_cancel(msg, hdr);
-		return -EMSGSIZE;
+		goto out;
 	}
 	genlmsg_end(msg, hdr);
-	return 0;
+	err = 0;
+out:
+	rxe_cc_algo_put(conf->algo);
+	kfree(conf);
+	return err;
 }
 
 static int rxe_cc_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -281,40 +278,18 @@ static int rxe_cc_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		has_pick = true;
 	}
 	rxe = rxe_cc_get_dev(info);
-	if (IS_ERR(rxe))
+	if (IS_ERR(rxe)) {
+		rxe_cc_algo_put(pick);
 		return PTR_ERR(rxe);
+	}
 
 	msg = rxe_cc_new_reply();
 	err = msg ? rxe_cc_reply(msg, info,
 				 rxe_cc_fill_dev(msg, info, NULL, rxe, pick,
 						 has_pick)) : -ENOMEM;
 	ib_device_put(&rxe->ib_dev);
+	rxe_cc_algo_put(pick);
 	return err;
-}
-
-/* Dump helper: the first visible device with index >= @min, referenced. */
-static struct rxe_dev *rxe_cc_next_dev(struct netlink_callback *cb, long min)
-{
-	struct net *net = sock_net(cb->skb->sk);
-	struct rxe_dev *rxe, *found = NULL;
-
-	mutex_lock(&rxe_cc_devs_lock);
-	list_for_each_entry(rxe, &rxe_cc_devs, cc.node) {
-		if ((long)rxe->ib_dev.index < min ||
-		    (found && found->ib_dev.index < rxe->ib_dev.index))
-			continue;
-		if (!ib_device_try_get(&rxe->ib_dev))
-			continue;
-		if (!rxe_cc_visible(rxe, net)) {
-			ib_device_put(&rxe->ib_dev);
-			continue;
-		}
-		if (found)
-			ib_device_put(&found->ib_dev);
-		found = rxe;
-	}
-	mutex_unlock(&rxe_cc_devs_lock);
-	return found;
 }
 
 /*
@@ -329,7 +304,7 @@ static int rxe_cc_dump_devs(struct sk_buff *msg, struct netlink_callback *cb,
 	struct rxe_dev *rxe;
 	int err;
 
-	while ((rxe = rxe_cc_next_dev(cb, cb->args[0]))) {
+	while ((rxe = rxe_cc_dev_next(sock_net(cb->skb->sk), cb->args[0]))) {
 		err = fill(msg, cb, rxe);
 		if (!err)
 			cb->args[0] = rxe->ib_dev.index + 1;
@@ -373,7 +348,8 @@ static int rxe_cc_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		     req.line_rate_bps > RXE_CC_LINE_RATE_MAX)) {
 			NL_SET_ERR_MSG_ATTR(info->extack, a[RXE_CC_A_LINE_RATE],
 					    "line rate must be 0 (netdev speed) or 1 Mbit/s to 800 Gbit/s");
-			return -ERANGE;
+			err = -ERANGE;
+			goto out;
 		}
 		req.has_line_rate = true;
 	}
@@ -382,7 +358,8 @@ static int rxe_cc_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		if (req.base_rtt_ns > RXE_CC_BASE_RTT_MAX) {
 			NL_SET_ERR_MSG_ATTR(info->extack, a[RXE_CC_A_BASE_RTT_NS],
 					    "base RTT must be at most 10 s");
-			return -ERANGE;
+			err = -ERANGE;
+			goto out;
 		}
 		req.has_base_rtt = true;
 	}
@@ -403,20 +380,64 @@ static int rxe_cc_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		if (req.ack_dscp > 63 && req.ack_dscp != RXE_CC_DSCP_OWN) {
 			NL_SET_ERR_MSG_ATTR(info->extack, a[RXE_CC_A_ACK_DSCP],
 					    "ACK DSCP must be 0..63, or 255 for the QP's own");
-			return -ERANGE;
+			err = -ERANGE;
+			goto out;
 		}
 		req.has_ack_dscp = true;
 	}
+	if (a[RXE_CC_A_DSCP_PRIO]) {
+		const u8 *prio = nla_data(a[RXE_CC_A_DSCP_PRIO]);
+		unsigned int d;
+
+		for (d = 0; d < RXE_CC_DSCPS; d++) {
+			if (prio[d] > 7) {
+				NL_SET_ERR_MSG_ATTR_FMT(info->extack,
+							a[RXE_CC_A_DSCP_PRIO],
+							"DSCP %u maps to priority %u, above 7",
+							d, prio[d]);
+				err = -ERANGE;
+				goto out;
+			}
+		}
+		req.dscp_prio = prio;
+	}
 
 	rxe = rxe_cc_get_dev(info);
-	if (IS_ERR(rxe))
-		return PTR_ERR(rxe);
+	if (IS_ERR(rxe)) {
+		err = PTR_ERR(rxe);
+		goto out;
+	}
 	err = rxe_cc_dev_set(rxe, &req, info->extack);
 	ib_device_put(&rxe->ib_dev);
+out:
+	rxe_cc_algo_put(req.algo);
 	return err;
 }
 
 /* ---- QP_GET / QP_SET ----------------------------------------------------- */
+
+static int rxe_cc_put_qp_stats(struct sk_buff *msg,
+			       const struct rxe_cc_qp_stats *st,
+			       u64 inflight_bytes, u64 acked_bytes)
+{
+	struct nlattr *nest = nla_nest_start(msg, RXE_CC_A_QP_STATS);
+
+	if (!nest ||
+	    rxe_cc_put_stat(msg, "cnp_rx", st->cnp_rx) ||
+	    rxe_cc_put_stat(msg, "cnp_tx", st->cnp_tx) ||
+	    rxe_cc_put_stat(msg, "ce_rx", st->ce_rx) ||
+	    rxe_cc_put_stat(msg, "pacer_waits", st->pacer_waits) ||
+	    rxe_cc_put_stat(msg, "pacer_unused_us",
+			    div_u64(st->pacer_unused_ns, NSEC_PER_USEC)) ||
+	    rxe_cc_put_stat(msg, "rate_dec", st->rate_dec) ||
+	    rxe_cc_put_stat(msg, "rate_inc", st->rate_inc) ||
+	    rxe_cc_put_stat(msg, "retx_pkts", st->retx_pkts) ||
+	    rxe_cc_put_stat(msg, "inflight_bytes", inflight_bytes) ||
+	    rxe_cc_put_stat(msg, "acked_bytes", acked_bytes))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
 
 static int rxe_cc_fill_qp(struct sk_buff *msg, struct genl_info *info,
 			  struct netlink_callback *cb, struct rxe_dev *rxe,
@@ -440,32 +461,19 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct genl_info *info,
 	    nla_put_u64_64bit(msg, RXE_CC_A_RATE, qi->rate_bps, RXE_CC_A_PAD) ||
 	    nla_put_u64_64bit(msg, RXE_CC_A_WINDOW, qi->window_bytes,
 			      RXE_CC_A_PAD) ||
-	    (qi->ops && rxe_cc_put_params(msg, qi->ops, qi->params, false)) ||
+	    (qi->ops && rxe_cc_put_params(msg, qi->ops, qi->params, 0, false)) ||
 	    (qi->ops && rxe_cc_put_state(msg, RXE_CC_A_STATE_NAMES, qi->ops,
-					 qi->state)))
+					 qi->state)) ||
+	    rxe_cc_put_qp_stats(msg, &qi->stats, qi->inflight_bytes,
+				qi->acked_bytes))
 		goto cancel;
-	{
-		struct nlattr *st = nla_nest_start(msg, RXE_CC_A_QP_STATS);
-
-		if (!st ||
-		    rxe_cc_put_stat(msg, "cnp_rx", qi->stats.cnp_rx) ||
-		    rxe_cc_put_stat(msg, "cnp_tx", qi->stats.cnp_tx) ||
-		    rxe_cc_put_stat(msg, "ce_rx", qi->stats.ce_rx) ||
-		    rxe_cc_put_stat(msg, "pacer_waits", qi->stats.pacer_waits) ||
-		    rxe_cc_put_stat(msg, "pacer_unused_us",
-				    div_u64(qi->stats.pacer_unused_ns,
-					    NSEC_PER_USEC)) ||
-		    rxe_cc_put_stat(msg, "rate_dec", qi->stats.rate_dec) ||
-		    rxe_cc_put_stat(msg, "rate_inc", qi->stats.rate_inc))
-			goto cancel;
-		nla_nest_end(msg, st);
-	}
 	genlmsg_end(msg, hdr);
 	err = 0;
 	goto out;
 cancel:
 	genlmsg_cancel(msg, hdr);
 out:
+	rxe_cc_algo_put(qi->ops);
 	kfree(qi);
 	return err;
 }
@@ -528,7 +536,7 @@ static int rxe_cc_qp_get_dumpit(struct sk_buff *msg,
 	struct rxe_qp *qp;
 	int err = 0;
 
-	while ((rxe = rxe_cc_next_dev(cb, cb->args[0]))) {
+	while ((rxe = rxe_cc_dev_next(sock_net(cb->skb->sk), cb->args[0]))) {
 		if (rxe->ib_dev.index != cb->args[0]) {
 			cb->args[0] = rxe->ib_dev.index;
 			cb->args[1] = 0;
@@ -570,8 +578,10 @@ static int rxe_cc_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	rxe = rxe_cc_get_dev(info);
-	if (IS_ERR(rxe))
-		return PTR_ERR(rxe);
+	if (IS_ERR(rxe)) {
+		err = PTR_ERR(rxe);
+		goto put_algo;
+	}
 	qp = rxe_cc_get_qp(rxe, info);
 	if (IS_ERR(qp)) {
 		err = PTR_ERR(qp);
@@ -582,6 +592,8 @@ static int rxe_cc_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 	rxe_put(qp);
 put_dev:
 	ib_device_put(&rxe->ib_dev);
+put_algo:
+	rxe_cc_algo_put(ops);
 	return err;
 }
 
@@ -645,22 +657,21 @@ static int rxe_cc_stats_get_dumpit(struct sk_buff *msg,
 
 /* ---- RATE_EVENT ---------------------------------------------------------- */
 
-/**
- * rxe_cc_nl_rate_event - multicast a QP's rate or window change
- * @qp: the QP; called under its CC lock, in any context
- * @rate_bps: its new rate
- * @window_bytes: its new window
- * @events: RXE_CC_EV_* that came with the change
- *
- * Sent to the events group of the namespace of the device's netdev, and
- * only built when somebody listens there.
+/*
+ * A probe on the rxe_cc_rate tracepoint: multicast a QP's rate or window
+ * change, with its state and counters, to the events group of the
+ * namespace of the device's netdev. Called under the QP's cc.lock, in any
+ * context; built only when somebody listens there.
  */
-void rxe_cc_nl_rate_event(struct rxe_qp *qp, u64 rate_bps, u64 window_bytes,
-			  u32 events)
+static void rxe_cc_nl_rate_event(void *data, struct rxe_qp *qp, u64 rate_bps,
+				 u64 window_bytes, u32 events)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+	const struct rxe_cc_ops *ops = qp->cc.ctx.ops;
+	u64 state[RXE_CC_MAX_STATE];
 	struct net *net = rxe->ns_net;
 	struct sk_buff *msg;
+	u64 now;
 	void *hdr;
 
 	if (!net || !genl_has_listeners(&rxe_cc_family, net, 0))
@@ -668,18 +679,22 @@ void rxe_cc_nl_rate_event(struct rxe_qp *qp, u64 rate_bps, u64 window_bytes,
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
 	if (!msg)
 		return;
+	now = ktime_get_ns();
+	ops->get_state(&qp->cc.ctx, now, state);
 	hdr = genlmsg_put(msg, 0, 0, &rxe_cc_family, 0, RXE_CC_CMD_RATE_EVENT);
 	if (!hdr ||
 	    nla_put_string(msg, RXE_CC_A_DEV_NAME, dev_name(&rxe->ib_dev.dev)) ||
 	    nla_put_u32(msg, RXE_CC_A_QPN, qp_num(qp)) ||
-	    nla_put_string(msg, RXE_CC_A_ALGO,
-			   rxe_cc_algo_name(qp->cc.ctx.ops)) ||
+	    nla_put_string(msg, RXE_CC_A_ALGO, ops->name) ||
 	    nla_put_u64_64bit(msg, RXE_CC_A_RATE, rate_bps, RXE_CC_A_PAD) ||
 	    nla_put_u64_64bit(msg, RXE_CC_A_WINDOW, window_bytes,
 			      RXE_CC_A_PAD) ||
-	    nla_put_u64_64bit(msg, RXE_CC_A_TIME_NS, ktime_get_ns(),
-			      RXE_CC_A_PAD) ||
-	    nla_put_u32(msg, RXE_CC_A_EVENT, events)) {
+	    nla_put_u64_64bit(msg, RXE_CC_A_TIME_NS, now, RXE_CC_A_PAD) ||
+	    nla_put_u32(msg, RXE_CC_A_EVENT, events) ||
+	    rxe_cc_put_state(msg, RXE_CC_A_STATE_NAMES, ops, state) ||
+	    rxe_cc_put_qp_stats(msg, &qp->cc.stats,
+				READ_ONCE(qp->cc.inflight.bytes),
+				READ_ONCE(qp->cc.inflight.acked_bytes))) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -741,10 +756,20 @@ static struct genl_family rxe_cc_family __ro_after_init = {
 
 int rxe_cc_nl_init(void)
 {
-	return genl_register_family(&rxe_cc_family);
+	int err;
+
+	err = genl_register_family(&rxe_cc_family);
+	if (err)
+		return err;
+	err = register_trace_rxe_cc_rate(rxe_cc_nl_rate_event, NULL);
+	if (err)
+		genl_unregister_family(&rxe_cc_family);
+	return err;
 }
 
 void rxe_cc_nl_exit(void)
 {
+	unregister_trace_rxe_cc_rate(rxe_cc_nl_rate_event, NULL);
+	tracepoint_synchronize_unregister();
 	genl_unregister_family(&rxe_cc_family);
 }

@@ -3,6 +3,9 @@
  * rxe-cc tracepoints: rate changes and CNPs.
  *
  *   echo 1 > /sys/kernel/tracing/events/rxe_cc/enable
+ *
+ * The netlink family multicasts rxe_cc_rate as RXE_CC_CMD_RATE_EVENT
+ * (rxe_cc_nl.c attaches a probe).
  */
 
 #undef TRACE_SYSTEM
@@ -13,18 +16,21 @@
 
 #include <linux/tracepoint.h>
 
+struct rxe_qp;
+
+/* Called under the QP's cc.lock, with an algorithm running. */
 TRACE_EVENT(rxe_cc_rate,
-	    TP_PROTO(const char *dev, u32 qpn, const char *algo,
-		     u64 rate_bps, u64 window_bytes, u32 events),
-	    TP_ARGS(dev, qpn, algo, rate_bps, window_bytes, events),
-	    TP_STRUCT__entry(__string(dev, dev)
+	    TP_PROTO(struct rxe_qp *qp, u64 rate_bps, u64 window_bytes,
+		     u32 events),
+	    TP_ARGS(qp, rate_bps, window_bytes, events),
+	    TP_STRUCT__entry(__string(dev, dev_name(&qp->ibqp.device->dev))
 			     __field(u32, qpn)
-			     __string(algo, algo)
+			     __string(algo, qp->cc.ctx.ops->name)
 			     __field(u64, rate_bps)
 			     __field(u64, window_bytes)
 			     __field(u32, events)),
 	    TP_fast_assign(__assign_str(dev);
-			   __entry->qpn = qpn;
+			   __entry->qpn = qp->ibqp.qp_num;
 			   __assign_str(algo);
 			   __entry->rate_bps = rate_bps;
 			   __entry->window_bytes = window_bytes;

@@ -5,10 +5,16 @@
  * A virtual NIC ignores PAUSE frames. On the rxe devices the pfc_netdevs
  * module parameter names, a receive handler for ETH_P_PAUSE on the device's
  * netdev keeps, per 802.1p priority, the time the pause in force ends. The
- * transmit gate of the congestion control framework (rxe_cc_hold_slow())
- * holds a QP whose data maps to a paused priority and arms the QP's pacer
- * timer for the end of the pause. A resume (time 0) or a shorter pause
- * re-arms the timers of the waiting QPs to fire at once.
+ * transmit gate of the congestion control framework (rxe_cc_gate.c) asks
+ * rxe_pfc_hold() before a QP sends data: a QP whose data maps to a paused
+ * priority waits, and the gate arms the QP's timer for the end of the
+ * pause. A resume (time 0) or a shorter pause runs the tasks of the waiting
+ * QPs at once.
+ *
+ * The priority of a QP's data is the device's DSCP map applied to the DSCP
+ * of its path: the dscp_prio module parameter when the device is created
+ * (by default the testbed convention 26 -> 3, 48 -> 6, every other DSCP
+ * 0), changed over netlink.
  *
  * Frame formats: Documentation/rxe-cc/user-guide.rst, "Honouring PFC PAUSE".
  */
@@ -21,6 +27,7 @@
 #include <linux/unaligned.h>
 
 #include "rxe.h"
+#include "rxe_cc.h"
 #include "rxe_pfc.h"
 
 /* MAC Control opcodes */
@@ -28,9 +35,7 @@
 #define RXE_PFC_OP_PFC		0x0101	/* 802.1Qbb: vector and eight times */
 /* opcode, priority enable vector and eight times */
 #define RXE_PFC_CTRL_LEN	20
-/* wake-up slack of a paused QP's timer */
-#define RXE_PFC_TIMER_SLACK_NS	(20 * NSEC_PER_USEC)
-/* room for the pfc_netdevs list */
+/* room for the pfc_netdevs and dscp_prio lists */
 #define RXE_PFC_NETDEVS_LEN	256
 
 static const u8 rxe_pfc_group_addr[ETH_ALEN] __aligned(2) = {
@@ -100,29 +105,104 @@ static bool rxe_pfc_selected(const char *ifname)
 	return false;
 }
 
-/* ---- waiters --------------------------------------------------------------- */
-
-/* A QP starts waiting for a pause; BH disabled (under its cc lock). */
-static void rxe_pfc_waiter_add(struct rxe_pfc_dev *pd)
+/**
+ * rxe_pfc_parse_map - parse a DSCP to priority map
+ * @s: "DSCP:PRIO" pairs separated by commas, e.g. "26:3,48:6"; DSCPs not
+ *     named map to priority 0; an empty string maps all to 0
+ * @prio: the map, RXE_PFC_DSCPS entries
+ * @why: set to the reason on error
+ *
+ * Return: 0, or -EINVAL with @prio undefined.
+ */
+int rxe_pfc_parse_map(const char *s, u8 *prio, const char **why)
 {
-	spin_lock(&pd->lock);
-	if (!pd->waiters++)
-		pd->since = ktime_get_ns();
-	spin_unlock(&pd->lock);
+	char buf[RXE_PFC_NETDEVS_LEN], *p = buf, *pair, *colon;
+	DECLARE_BITMAP(seen, RXE_PFC_DSCPS);
+	unsigned int d, q;
+
+	bitmap_zero(seen, RXE_PFC_DSCPS);
+	memset(prio, 0, RXE_PFC_DSCPS);
+	if (strscpy(buf, s, sizeof(buf)) < 0) {
+		*why = "longer than 255 characters";
+		return -EINVAL;
+	}
+	p = strim(buf);
+	if (!*p)
+		return 0;
+	while ((pair = strsep(&p, ","))) {
+		colon = strchr(pair, ':');
+		if (!colon) {
+			*why = "expected DSCP:PRIO pairs separated by commas";
+			return -EINVAL;
+		}
+		*colon = '\0';
+		if (kstrtouint(pair, 10, &d) || d >= RXE_PFC_DSCPS) {
+			*why = "a DSCP is 0..63";
+			return -EINVAL;
+		}
+		if (kstrtouint(colon + 1, 10, &q) || q >= RXE_PFC_PRIOS) {
+			*why = "a priority is 0..7";
+			return -EINVAL;
+		}
+		if (test_and_set_bit(d, seen)) {
+			*why = "a DSCP is named twice";
+			return -EINVAL;
+		}
+		prio[d] = q;
+	}
+	return 0;
 }
 
-/* A QP stops waiting; BH disabled. Accounts the paused time. */
+static char rxe_pfc_dscp_prio[RXE_PFC_NETDEVS_LEN] = "26:3,48:6";
+
+static int rxe_pfc_dscp_prio_set(const char *val,
+				 const struct kernel_param *kp)
+{
+	u8 prio[RXE_PFC_DSCPS];
+	const char *why;
+
+	if (rxe_pfc_parse_map(val, prio, &why)) {
+		pr_err("dscp_prio: %s\n", why);
+		return -EINVAL;
+	}
+	strscpy(rxe_pfc_dscp_prio, val, sizeof(rxe_pfc_dscp_prio));
+	strim(rxe_pfc_dscp_prio);
+	return 0;
+}
+
+static int rxe_pfc_dscp_prio_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n", rxe_pfc_dscp_prio);
+}
+
+static const struct kernel_param_ops rxe_pfc_dscp_prio_ops = {
+	.set = rxe_pfc_dscp_prio_set,
+	.get = rxe_pfc_dscp_prio_get,
+};
+
+module_param_cb(dscp_prio, &rxe_pfc_dscp_prio_ops, NULL, 0644);
+MODULE_PARM_DESC(dscp_prio,
+		 "802.1p priority of each DSCP for new rxe devices: DSCP:PRIO,... (default 26:3,48:6, others 0)");
+
+/* ---- waiters --------------------------------------------------------------- */
+
+/* A QP starts waiting for a pause; pd->lock held. */
+static void rxe_pfc_waiter_add(struct rxe_pfc_dev *pd)
+{
+	if (!pd->waiters++)
+		pd->since = ktime_get_ns();
+}
+
+/* A QP stops waiting; pd->lock held. Accounts the paused time. */
 static void rxe_pfc_waiter_del(struct rxe_dev *rxe)
 {
-	struct rxe_pfc_dev *pd = &rxe->cc.pfc;
+	struct rxe_pfc_dev *pd = &rxe->pfc;
 
-	spin_lock(&pd->lock);
 	if (!WARN_ON_ONCE(!pd->waiters) && !--pd->waiters) {
 		pd->paused_ns += ktime_get_ns() - pd->since;
 		atomic64_set(&rxe->stats_counters[RXE_CNT_PFC_PAUSED_US],
 			     div_u64(pd->paused_ns, NSEC_PER_USEC));
 	}
-	spin_unlock(&pd->lock);
 }
 
 /*
@@ -136,33 +216,34 @@ static void rxe_pfc_waiter_del(struct rxe_dev *rxe)
  */
 static void rxe_pfc_wake(struct rxe_dev *rxe, u8 prios)
 {
-	struct rxe_pfc_dev *pd = &rxe->cc.pfc;
+	struct rxe_pfc_dev *pd = &rxe->pfc;
 	struct rxe_pool_elem *elem;
-	unsigned int waiters;
-	unsigned long index;
+	unsigned long index, flags;
 	struct rxe_qp *qp;
 
 	spin_lock(&pd->lock);
-	waiters = pd->waiters;
-	spin_unlock(&pd->lock);
-	if (!waiters)
-		return;
-
+	if (!pd->waiters)
+		goto out;
 	rcu_read_lock();
 	xa_for_each(&rxe->qp_pool.xa, index, elem) {
 		/* a QP being destroyed has no references left: skip it */
 		if (!kref_get_unless_zero(&elem->ref_cnt))
 			continue;
 		qp = elem->obj;
-		spin_lock(&qp->cc.lock);
-		if (qp->cc.pfc_wait && (prios & BIT(qp->cc.pfc_prio)))
-			hrtimer_start_range_ns(&qp->cc.timer,
-					       ns_to_ktime(ktime_get_ns()), 0,
-					       HRTIMER_MODE_ABS_SOFT);
-		spin_unlock(&qp->cc.lock);
+		if (qp->pfc.wait && (prios & BIT(qp->pfc.prio))) {
+			/* the gate of either task may be the one waiting */
+			spin_lock_irqsave(&qp->state_lock, flags);
+			if (qp->valid) {
+				rxe_sched_task(&qp->send_task);
+				rxe_sched_task(&qp->recv_task);
+			}
+			spin_unlock_irqrestore(&qp->state_lock, flags);
+		}
 		rxe_put(qp);
 	}
 	rcu_read_unlock();
+out:
+	spin_unlock(&pd->lock);
 }
 
 /* ---- receive --------------------------------------------------------------- */
@@ -180,7 +261,7 @@ static u64 rxe_pfc_quanta_ns(u16 quanta, u64 rate_bps)
 /* Apply a valid frame: pause priority n of @prios for @quanta[n]. */
 static void rxe_pfc_apply(struct rxe_dev *rxe, u8 prios, const u16 *quanta)
 {
-	struct rxe_pfc_dev *pd = &rxe->cc.pfc;
+	struct rxe_pfc_dev *pd = &rxe->pfc;
 	u64 rate = READ_ONCE(pd->rate_bps);
 	u64 now = ktime_get_ns();
 	bool paused = false, resumed = false;
@@ -221,7 +302,7 @@ static void rxe_pfc_apply(struct rxe_dev *rxe, u8 prios, const u16 *quanta)
 static int rxe_pfc_rcv(struct sk_buff *skb, struct net_device *ndev,
 		       struct packet_type *pt, struct net_device *orig_dev)
 {
-	struct rxe_dev *rxe = container_of(pt, struct rxe_dev, cc.pfc.pt);
+	struct rxe_dev *rxe = container_of(pt, struct rxe_dev, pfc.pt);
 	u16 quanta[RXE_PFC_PRIOS] = {};
 	u8 buf[RXE_PFC_CTRL_LEN];
 	const struct ethhdr *eth;
@@ -280,19 +361,25 @@ ignore:
 /* ---- devices --------------------------------------------------------------- */
 
 /**
- * rxe_pfc_dev_init - start honouring PAUSE if pfc_netdevs names @ndev
- * @rxe: a new device (rxe_cc_dev_init(), its rate already set)
+ * rxe_pfc_dev_init - set a new device's DSCP map, and honour PAUSE if
+ *	pfc_netdevs names @ndev
+ * @rxe: a new device
  * @ndev: its netdev
  *
  * Process context, RTNL not held.
  */
 void rxe_pfc_dev_init(struct rxe_dev *rxe, struct net_device *ndev)
 {
-	struct rxe_pfc_dev *pd = &rxe->cc.pfc;
+	struct rxe_pfc_dev *pd = &rxe->pfc;
 	char name[IFNAMSIZ];
+	const char *why;
 	int err;
 
 	spin_lock_init(&pd->lock);
+	kernel_param_lock(THIS_MODULE);
+	/* the setter accepted it, so it parses */
+	WARN_ON(rxe_pfc_parse_map(rxe_pfc_dscp_prio, pd->prio, &why));
+	kernel_param_unlock(THIS_MODULE);
 
 	rtnl_lock();
 	strscpy(name, ndev->name, sizeof(name));
@@ -326,7 +413,7 @@ void rxe_pfc_dev_init(struct rxe_dev *rxe, struct net_device *ndev)
  */
 void rxe_pfc_dev_cleanup(struct rxe_dev *rxe)
 {
-	struct rxe_pfc_dev *pd = &rxe->cc.pfc;
+	struct rxe_pfc_dev *pd = &rxe->pfc;
 
 	if (!pd->ndev)
 		return;
@@ -342,77 +429,102 @@ void rxe_pfc_dev_cleanup(struct rxe_dev *rxe)
 /* The line rate the quanta are converted with (device config lock held). */
 void rxe_pfc_set_rate(struct rxe_dev *rxe, u64 rate_bps)
 {
-	WRITE_ONCE(rxe->cc.pfc.rate_bps, rate_bps);
+	WRITE_ONCE(rxe->pfc.rate_bps, rate_bps);
+}
+
+/*
+ * The DSCP map (device config lock held). A QP's priority is read at each
+ * gate decision, so the new map applies to the next packet.
+ */
+void rxe_pfc_set_map(struct rxe_dev *rxe, const u8 *prio)
+{
+	unsigned int d;
+
+	for (d = 0; d < RXE_PFC_DSCPS; d++)
+		WRITE_ONCE(rxe->pfc.prio[d], prio[d]);
+}
+
+void rxe_pfc_get_map(struct rxe_dev *rxe, u8 *prio)
+{
+	unsigned int d;
+
+	for (d = 0; d < RXE_PFC_DSCPS; d++)
+		prio[d] = READ_ONCE(rxe->pfc.prio[d]);
 }
 
 /* ---- QPs ------------------------------------------------------------------- */
+
+/* The 802.1p priority of the QP's data: the DSCP map of its path's DSCP. */
+unsigned int rxe_pfc_qp_prio(struct rxe_qp *qp)
+{
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+	u8 dscp = READ_ONCE(qp->pri_av.grh.traffic_class) >> 2;
+
+	return READ_ONCE(rxe->pfc.prio[dscp]) & (RXE_PFC_PRIOS - 1);
+}
 
 /* QP creation: connected QPs of a device that honours PAUSE can be paused. */
 void rxe_pfc_qp_init(struct rxe_qp *qp)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 
-	qp->cc.pfc = rxe->cc.pfc.on &&
+	qp->pfc.on = rxe->pfc.on &&
 		     (qp_type(qp) == IB_QPT_RC || qp_type(qp) == IB_QPT_UC);
-	qp->cc.pfc_wait = false;
+	qp->pfc.wait = false;
 }
 
 /**
  * rxe_pfc_hold - the PAUSE part of the transmit gate
- * @qp: a QP with qp->cc.pfc set, before it sends a data packet
- * @resp: the responder asks (READ response), not the requester
+ * @qp: a QP with qp->pfc.on set, before it sends a data packet (a request
+ *	or a READ response)
+ * @now: the time
+ * @until: set to the end of the pause when the QP must wait
  *
- * The QP's priority is the testbed map of the DSCP of its path. If that
- * priority is paused, the QP waits and its timer is armed for the end of
- * the pause; the timer re-runs the task, which asks again.
+ * If the priority of the QP's data is paused, the QP becomes a waiter
+ * until a gate decision finds the pause over; the caller arms the QP's
+ * timer for @until, and an earlier resume runs the QP's tasks at once.
  *
  * Return: true if the QP must not send now.
  */
-bool rxe_pfc_hold(struct rxe_qp *qp, bool resp)
+bool rxe_pfc_hold(struct rxe_qp *qp, u64 now, u64 *until)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
-	struct rxe_pfc_dev *pd = &rxe->cc.pfc;
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_pfc_dev *pd = &rxe->pfc;
+	struct rxe_pfc_qp *pq = &qp->pfc;
 	bool held = false, first = false;
 	unsigned int prio;
-	u64 until, now;
+	u64 t;
 
-	prio = rxe_pfc_dscp_prio(READ_ONCE(qp->pri_av.grh.traffic_class) >> 2);
-	until = READ_ONCE(pd->until[prio]);
-	if (!until && !READ_ONCE(cc->pfc_wait))
+	prio = rxe_pfc_qp_prio(qp);
+	t = READ_ONCE(pd->until[prio]);
+	if (!t && !READ_ONCE(pq->wait))
 		return false;
 
-	now = ktime_get_ns();
-	spin_lock_bh(&cc->lock);
-	if (!cc->pfc_wait) {
+	spin_lock_bh(&pd->lock);
+	if (!pq->wait) {
 		/*
-		 * A QP in ERR does not start waiting. rxe_cc_qp_error() runs
-		 * after the state is set and takes cc->lock: either it finds
+		 * A QP in ERR does not start waiting. rxe_pfc_qp_stop() runs
+		 * after the state is set and takes pd->lock: either it finds
 		 * this registration and ends it, or this check sees ERR.
 		 */
-		if (!until || !rxe_cc_before(now, until) ||
-		    qp_state(qp) == IB_QPS_ERR)
+		if (!t || !rxe_cc_before(now, t) || qp_state(qp) == IB_QPS_ERR)
 			goto out;
-		cc->pfc_wait = true;
+		pq->wait = true;
 		rxe_pfc_waiter_add(pd);
 		first = true;
 	}
-	cc->pfc_prio = prio;
+	pq->prio = prio;
 	/* again, as a registered waiter: see rxe_pfc_wake() */
-	until = READ_ONCE(pd->until[prio]);
-	if (until && rxe_cc_before(now, until)) {
+	t = READ_ONCE(pd->until[prio]);
+	if (t && rxe_cc_before(now, t)) {
 		held = true;
-		if (resp)
-			WRITE_ONCE(cc->resp_wait, 1);
-		hrtimer_start_range_ns(&cc->timer, ns_to_ktime(until),
-				       RXE_PFC_TIMER_SLACK_NS,
-				       HRTIMER_MODE_ABS_SOFT);
+		*until = t;
 	} else {
-		cc->pfc_wait = false;
+		pq->wait = false;
 		rxe_pfc_waiter_del(rxe);
 	}
 out:
-	spin_unlock_bh(&cc->lock);
+	spin_unlock_bh(&pd->lock);
 
 	if (held && first)
 		rxe_counter_inc(rxe, RXE_CNT_PFC_WAITS);
@@ -421,18 +533,20 @@ out:
 
 /*
  * The QP no longer sends: it entered ERR (after the state was set), or its
- * congestion control state ends (RESET or destroy, tasks disabled), before
- * its timer is cancelled. Process context or a QP task. Once it no longer
- * waits, rxe_pfc_wake() leaves its timer alone.
+ * congestion control state ends (RESET or destroy, tasks disabled). Process
+ * context or a QP task. Once it no longer waits, rxe_pfc_wake() leaves it
+ * alone.
  */
 void rxe_pfc_qp_stop(struct rxe_qp *qp)
 {
-	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_pfc_dev *pd = &to_rdev(qp->ibqp.device)->pfc;
 
-	spin_lock_bh(&cc->lock);
-	if (cc->pfc_wait) {
-		cc->pfc_wait = false;
+	if (!qp->pfc.on)
+		return;
+	spin_lock_bh(&pd->lock);
+	if (qp->pfc.wait) {
+		qp->pfc.wait = false;
 		rxe_pfc_waiter_del(to_rdev(qp->ibqp.device));
 	}
-	spin_unlock_bh(&cc->lock);
+	spin_unlock_bh(&pd->lock);
 }

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rxe-cc: the QP as a data sender.
+ *
+ * The transmit gate, asked before each data packet by the requester and
+ * (for READ responses) the responder: it holds the QP while its priority
+ * is paused (rxe_pfc.c), until the pacer's next send time, or while its
+ * bytes in flight fill the algorithm's window. After each transmission the
+ * pacer advances and the algorithm sees the packet (on_send); request
+ * packets are recorded in flight until the completer sees them
+ * acknowledged, which gives on_ack exact byte counts and RTT samples.
+ *
+ * The requester and the completer run in one task (send_task), so the
+ * in-flight record needs no lock; everything the algorithm sees is under
+ * the QP's cc.lock, which the responder and softirq take too.
+ */
+
+#include "rxe.h"
+#include "rxe_cc_int.h"
+
+/* ---- in flight -------------------------------------------------------------- */
+
+/* What kind of feedback @pkt is for the completer */
+static u32 rxe_cc_ack_type(struct rxe_pkt_info *pkt)
+{
+	u8 syn;
+
+	if (pkt->mask & RXE_ATMACK_MASK)
+		return RXE_CC_ACK_ATOMIC;
+	if (pkt->mask & RXE_PAYLOAD_MASK)
+		return RXE_CC_ACK_READ_RESP;
+	syn = aeth_syn(pkt);
+	switch (syn & AETH_TYPE_MASK) {
+	case AETH_ACK:
+		return RXE_CC_ACK;
+	case AETH_RNR_NAK:
+		return RXE_CC_ACK_NAK_RNR;
+	default:
+		return syn == AETH_NAK_PSN_SEQ_ERROR ? RXE_CC_ACK_NAK_SEQ :
+						       RXE_CC_ACK_NAK_OTHER;
+	}
+}
+
+/**
+ * rxe_cc_acked_slow - the completer has processed a response packet
+ * @qp: an RC QP with an in-flight record
+ * @pkt: the ACK, NAK, READ response or atomic ACK (send_task)
+ *
+ * Every request packet whose PSN the completer's PSN has passed is
+ * acknowledged: its bytes leave the bytes in flight, and an AckReq packet
+ * acknowledged by a response to its own PSN gives an RTT sample. Then the
+ * algorithm's on_ack sees the packet.
+ */
+void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+	const struct rxe_cc_ops *ops;
+	struct rxe_cc_ack ack = {
+		.type = rxe_cc_ack_type(pkt),
+		.psn = pkt->psn,
+	};
+	u64 now = ktime_get_ns();
+	u32 ev = 0;
+
+	rxe_cc_inflight_acked(&cc->inflight, qp->comp.psn, pkt->psn, now, &ack);
+
+	ops = READ_ONCE(cc->ctx.ops);
+	if (!ops || !ops->on_ack)
+		return;
+	spin_lock_bh(&cc->lock);
+	ops = cc->ctx.ops;
+	if (ops && ops->on_ack) {
+		ops->on_ack(&cc->ctx, &ack, now);
+		ev = rxe_cc_qp_after(qp);
+	}
+	spin_unlock_bh(&cc->lock);
+	rxe_cc_count_events(to_rdev(qp->ibqp.device), ev);
+}
+
+/* ---- the gate --------------------------------------------------------------- */
+
+/*
+ * The window: bytes in flight plus a full frame must fit. One packet may
+ * always go when nothing is in flight, so that a window below one frame
+ * cannot stop the QP, and a retransmission (go-back-N) always may: its
+ * bytes are in flight already. No timer: the completer runs the requester
+ * again after each ACK. The packet after which the window is full asks
+ * for an ACK (rxe_cc_ack_limit()): with the upstream policy of an AckReq
+ * every 64 packets, a smaller window would otherwise wait for an ACK that
+ * nobody asked for.
+ */
+static bool rxe_cc_window_full(struct rxe_qp *qp, u64 window)
+{
+	struct rxe_cc_inflight *inf = &qp->cc.inflight;
+	u32 frame = rxe_cc_wire_bytes(qp, qp->mtu + RXE_BTH_BYTES +
+				      RXE_ICRC_SIZE);
+
+	if (inf->started && rxe_cc_psn_diff(qp->req.psn, inf->snd_nxt) < 0)
+		return false;
+	WRITE_ONCE(qp->cc.ackreq, inf->bytes + 2 * frame > window);
+	return inf->bytes && inf->bytes + frame > window;
+}
+
+/**
+ * rxe_cc_hold_slow - the transmit gate
+ * @qp: a QP that runs an algorithm or can be paused (rxe_cc_fw.h)
+ * @resp: the responder asks, before a READ response; else the requester,
+ *	  before a data packet
+ *
+ * Holds the QP while its priority is paused, until the pacer's next send
+ * time, or (requester) while the window is full. A held QP's timer runs
+ * its task again when the wait is over. The algorithm's outputs are made
+ * fresh first: its deadlines that have passed are served.
+ *
+ * Return: true if the QP must not send now.
+ */
+bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
+{
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+	struct rxe_cc_qp *cc = &qp->cc;
+	bool paused = false, paced = false, window_full = false;
+	bool send = false, held;
+	const struct rxe_cc_ops *ops;
+	struct rxe_cc_np_msg msg;
+	union rxe_cc_fb fb;
+	u64 now = ktime_get_ns();
+	u64 until = 0;
+	u32 ev = 0;
+
+	if (qp->pfc.on)
+		paused = rxe_pfc_hold(qp, now, &until);
+	if (!paused && !READ_ONCE(cc->ctx.ops))
+		return false;
+
+	spin_lock_bh(&cc->lock);
+	ops = cc->ctx.ops;
+	if (ops) {
+		if (paused != cc->paused) {
+			fb.pause.until_ns = paused ? until : 0;
+			fb.pause.prio = rxe_pfc_qp_prio(qp);
+			fb.pause.paused = paused;
+			rxe_cc_feedback(qp, RXE_CC_FB_PAUSE, &fb, now);
+		}
+		send = rxe_cc_serve_deadlines(qp, now, &msg) &&
+		       (ops->wire & RXE_CC_WIRE_CNP_TX);
+		ev = rxe_cc_qp_after(qp);
+		rxe_cc_pacer_set_rate(&cc->pacer, cc->ctx.out.rate_bps);
+		if (rxe_cc_pacer_hold(&cc->pacer, now)) {
+			paced = true;
+			if (!paused || rxe_cc_before(until, cc->pacer.t_next))
+				until = cc->pacer.t_next;
+		}
+		if (!resp && !paused && !paced && cc->ctx.out.window_bytes)
+			window_full = rxe_cc_window_full(qp,
+							 cc->ctx.out.window_bytes);
+		else if (!resp && cc->ackreq)
+			WRITE_ONCE(cc->ackreq, false);
+	}
+	cc->paused = paused;
+	held = paused || paced;
+	if (held) {
+		cc->held = true;
+		if (!(cc->tx_wait || cc->resp_wait) ||
+		    rxe_cc_before(until, cc->wait_ns))
+			cc->wait_ns = until;
+		if (resp)
+			cc->resp_wait = true;
+		else
+			cc->tx_wait = true;
+		/* a wake-up up to two frames late serves two packets */
+		rxe_cc_arm_slack(qp, until, paced && !paused ?
+				 min(cc->slack_ns, cc->pacer.idle_ns) : 0);
+	}
+	if (paced || window_full)
+		cc->stats.pacer_waits++;
+	spin_unlock_bh(&cc->lock);
+
+	rxe_cc_count_events(rxe, ev);
+	if (send)
+		rxe_cc_send_cnp(qp, &msg);
+	if (paced || window_full)
+		rxe_counter_inc(rxe, RXE_CNT_CC_PACER_WAITS);
+	return held || window_full;
+}
+
+/**
+ * rxe_cc_sent_slow - a data packet was transmitted
+ * @qp: a QP running an algorithm
+ * @pkt: the packet: a request (send_task) or a READ response (recv_task)
+ */
+void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+	struct rxe_cc_qp *cc = &qp->cc;
+	const struct rxe_cc_ops *ops;
+	struct rxe_cc_tx tx = {
+		.bytes = rxe_cc_wire_bytes(qp, pkt->paylen),
+		.psn = pkt->psn,
+	};
+	u64 now = ktime_get_ns();
+	u64 unused, us = 0;
+	bool retx = false;
+	u32 ev;
+
+	if (pkt->mask & RXE_START_MASK)
+		tx.flags |= RXE_CC_TX_MSG_FIRST;
+	if (pkt->mask & RXE_END_MASK)
+		tx.flags |= RXE_CC_TX_MSG_LAST;
+	if (pkt->mask & RXE_REQ_MASK) {
+		if (bth_ack(pkt))
+			tx.flags |= RXE_CC_TX_ACKREQ;
+		if (READ_ONCE(cc->inflight.slot)) {
+			/* the PSN window keeps the ring from filling */
+			WARN_ON_ONCE(cc->inflight.tail - cc->inflight.head >=
+				     RXE_CC_SENT_SLOTS);
+			retx = rxe_cc_inflight_sent(&cc->inflight, pkt->psn,
+						    tx.bytes, bth_ack(pkt), now);
+		}
+		if (retx)
+			tx.flags |= RXE_CC_TX_RETX;
+	} else {
+		tx.flags |= RXE_CC_TX_READ_RESP;
+	}
+
+	spin_lock_bh(&cc->lock);
+	ops = cc->ctx.ops;
+	if (!ops) {
+		spin_unlock_bh(&cc->lock);
+		return;
+	}
+	if (ops->on_send)
+		ops->on_send(&cc->ctx, &tx, now);
+	if (retx)
+		cc->stats.retx_pkts++;
+	/*
+	 * The gap before this packet is the one the gate let it through
+	 * with; the gap after it takes the rate in force now.
+	 */
+	unused = rxe_cc_pacer_sent(&cc->pacer, now, tx.bytes,
+				   cc->held ? cc->slack_ns : 0);
+	rxe_cc_pacer_set_rate(&cc->pacer, cc->ctx.out.rate_bps);
+	/* a QP woken up late keeps its allowance until it has caught up */
+	cc->held = cc->held && !rxe_cc_pacer_hold(&cc->pacer, now);
+	/* the device counter gains the whole microseconds this QP's total does */
+	if (unused) {
+		us = div_u64(cc->stats.pacer_unused_ns + unused,
+			     NSEC_PER_USEC) -
+		     div_u64(cc->stats.pacer_unused_ns, NSEC_PER_USEC);
+		cc->stats.pacer_unused_ns += unused;
+	}
+	ev = rxe_cc_qp_after(qp);
+	spin_unlock_bh(&cc->lock);
+
+	rxe_cc_count_events(rxe, ev);
+	if (us)
+		atomic64_add(us, &rxe->stats_counters[RXE_CNT_CC_PACER_UNUSED_US]);
+}
