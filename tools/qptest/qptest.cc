@@ -1,15 +1,19 @@
 // rxecc-qptest: an RC QP pair between two local RDMA devices, driven so that
 // a test can change the sending QP's state while it is busy.
 //
-//   rxecc-qptest [--tclass N] [--size SIZE] [--depth N]
+//   rxecc-qptest [--tclass N] [--size SIZE] [--depth N] [--count N]
 //                SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX
 //
 // Connects an RC QP on SRC_DEV to one on DST_DEV (port 1, RoCE GIDs) and
 // keeps DEPTH RDMA WRITEs of SIZE bytes (1 to 16MiB; 65536, 64KiB: the
 // grammar of Documentation/rxe-cc/units.rst) outstanding from the first to the
-// second. It prints (line by line, flushed):
+// second; with --count, N WRITEs in all, after which the QPs stay as they
+// are (so that their state can be read) until SIGTERM. It prints (line by
+// line, flushed):
 //
+//   qpn SRC_QPN DST_QPN      once the QPs are connected
 //   flowing                  once the first WRITE completed
+//   completed N              after the N WRITEs of --count completed
 //   err                      after SIGUSR1 moved the sending QP to ERR
 //   done writes N flushed M  at SIGTERM/SIGINT, before it exits 0
 //
@@ -42,7 +46,7 @@ void on_stop(int /*sig*/) { g_stop = 1; }
 {
 	std::fprintf(stderr, "rxecc-qptest: %s\n"
 		     "usage: rxecc-qptest [--tclass N] [--size SIZE] [--depth N] "
-		     "SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n",
+		     "[--count N] SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n",
 		     msg.c_str());
 	std::exit(2);
 }
@@ -224,14 +228,14 @@ void teardown(Side &s)
 
 int main(int argc, char **argv)
 {
-	unsigned long tclass = 0, size = 65536, depth = 16;
+	unsigned long tclass = 0, size = 65536, depth = 16, count = 0;
 	std::vector<const char *> pos;
 	for (int i = 1; i < argc; i++) {
 		const std::string a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
 		if (a == "-h" || a == "--help") {
 			std::printf("usage: rxecc-qptest [--tclass N] [--size SIZE] [--depth N] "
-				    "SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n"
+				    "[--count N] SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n"
 				    "RDMA WRITEs over an RC QP pair between two local devices; "
 				    "SIGUSR1 moves the sender to ERR,\nSIGTERM ends it "
 				    "(see the head of tools/qptest/qptest.cc).\n");
@@ -250,6 +254,9 @@ int main(int argc, char **argv)
 			i++;
 		} else if (a == "--depth") {
 			depth = parse_num("--depth", v, 1, 1024);
+			i++;
+		} else if (a == "--count") {
+			count = parse_num("--count", v, 1, 1UL << 30);
 			i++;
 		} else if (!a.empty() && a[0] == '-') {
 			usage_error("unknown option '" + a + "'");
@@ -279,9 +286,11 @@ int main(int argc, char **argv)
 	setup(dst, size, static_cast<unsigned>(depth));
 	connect(src, dst, static_cast<uint8_t>(tclass));
 	connect(dst, src, static_cast<uint8_t>(tclass));
+	std::printf("qpn %u %u\n", src.qp->qp_num, dst.qp->qp_num);
+	std::fflush(stdout);
 
-	unsigned long outstanding = 0, writes = 0, flushed = 0;
-	bool flowing = false, in_err = false;
+	unsigned long outstanding = 0, posted = 0, writes = 0, flushed = 0;
+	bool flowing = false, in_err = false, completed = false;
 	const timespec nap{0, 1000000};
 	while (!g_stop) {
 		if (g_to_err && !in_err) {
@@ -292,9 +301,10 @@ int main(int argc, char **argv)
 			std::printf("err\n");
 			std::fflush(stdout);
 		}
-		while (!in_err && outstanding < depth) {
+		while (!in_err && outstanding < depth && (!count || posted < count)) {
 			post_write(src, dst);
 			outstanding++;
+			posted++;
 		}
 		ibv_wc wc[16];
 		const int n = ibv_poll_cq(src.cq, 16, wc);
@@ -315,6 +325,11 @@ int main(int argc, char **argv)
 		if (writes && !flowing) {
 			flowing = true;
 			std::printf("flowing\n");
+			std::fflush(stdout);
+		}
+		if (count && writes == count && !completed) {
+			completed = true;
+			std::printf("completed %lu\n", writes);
 			std::fflush(stdout);
 		}
 		if (!n)

@@ -67,7 +67,9 @@ int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 		    rdma_nl_put_driver_u64(msg, "cc_window_bytes",
 					   info->window_bytes) ||
 		    rdma_nl_put_driver_u64(msg, "cc_inflight_bytes",
-					   info->inflight_bytes))
+					   info->inflight_bytes) ||
+		    rdma_nl_put_driver_u64(msg, "cc_acked_bytes",
+					   info->acked_bytes))
 			goto cancel;
 		for (i = 0; i < info->ops->n_state; i++)
 			if (rdma_nl_put_driver_u64(msg,
