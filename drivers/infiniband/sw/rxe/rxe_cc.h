@@ -456,16 +456,19 @@ struct rxe_cc_pacer {
  */
 static inline void rxe_cc_pacer_set_rate(struct rxe_cc_pacer *p, u64 rate_bps)
 {
+	u64 t_next = p->t_base;
+
 	if (p->rate_bps == rate_bps)
 		return;
-	p->rate_bps = rate_bps;
 	p->idle_ns = 0;
-	p->t_next = p->t_base;
-	if (!rate_bps)
-		return;
-	p->idle_ns = rxe_cc_tx_time_ns(p->burst_bytes, rate_bps);
-	if (p->bytes)
-		p->t_next += rxe_cc_tx_time_ns(p->bytes, rate_bps);
+	if (rate_bps) {
+		p->idle_ns = rxe_cc_tx_time_ns(p->burst_bytes, rate_bps);
+		if (p->bytes)
+			t_next += rxe_cc_tx_time_ns(p->bytes, rate_bps);
+	}
+	/* the gate reads these two without the lock, in this order */
+	WRITE_ONCE(p->t_next, t_next);
+	WRITE_ONCE(p->rate_bps, rate_bps);
 }
 
 /**
@@ -479,7 +482,7 @@ static inline void rxe_cc_pacer_set_burst(struct rxe_cc_pacer *p,
 	u64 rate_bps = p->rate_bps;
 
 	p->burst_bytes = burst_bytes;
-	p->rate_bps = 0;
+	WRITE_ONCE(p->rate_bps, 0);
 	rxe_cc_pacer_set_rate(p, rate_bps);
 }
 
@@ -492,7 +495,8 @@ static inline void rxe_cc_pacer_set_burst(struct rxe_cc_pacer *p,
  */
 static inline bool rxe_cc_pacer_hold(const struct rxe_cc_pacer *p, u64 now)
 {
-	return p->rate_bps && p->bytes && rxe_cc_before(now, p->t_next);
+	return READ_ONCE(p->rate_bps) && READ_ONCE(p->bytes) &&
+	       rxe_cc_before(now, READ_ONCE(p->t_next));
 }
 
 /**
@@ -512,7 +516,7 @@ static inline u64 rxe_cc_pacer_sent(struct rxe_cc_pacer *p, u64 now,
 				    u32 bytes, u64 late_ns)
 {
 	u64 credit = late_ns > p->idle_ns ? late_ns : p->idle_ns;
-	u64 unused = 0;
+	u64 unused = 0, t_next;
 
 	p->t_base = p->t_next;
 	if (!p->bytes) {
@@ -522,10 +526,12 @@ static inline u64 rxe_cc_pacer_sent(struct rxe_cc_pacer *p, u64 now,
 			unused = now - credit - p->t_next;
 		p->t_base = now - credit;
 	}
-	p->bytes = bytes;
-	p->t_next = p->t_base;
+	t_next = p->t_base;
 	if (p->rate_bps)
-		p->t_next += rxe_cc_tx_time_ns(bytes, p->rate_bps);
+		t_next += rxe_cc_tx_time_ns(bytes, p->rate_bps);
+	/* the gate reads these without the lock */
+	WRITE_ONCE(p->t_next, t_next);
+	WRITE_ONCE(p->bytes, bytes);
 	return unused;
 }
 

@@ -101,6 +101,33 @@ static bool rxe_cc_window_full(struct rxe_qp *qp, u64 window)
 	return inf->bytes && inf->bytes + frame > window;
 }
 
+/*
+ * The gate's common case, decided without the QP's lock: no PAUSE, no
+ * window, no deadline due, and the pacer, at the rate in force, lets the
+ * packet go. The fields are written under the lock by hooks in other
+ * contexts; a value read a moment early (a CNP's cut arriving just now)
+ * only decides this one packet as if the cut had come a moment later.
+ */
+static bool rxe_cc_gate_open(const struct rxe_qp *qp, u64 now)
+{
+	const struct rxe_cc_qp *cc = &qp->cc;
+	const struct rxe_cc_out *out = &cc->ctx.out;
+	u32 flags = READ_ONCE(out->flags);
+
+	if (READ_ONCE(cc->paused) || READ_ONCE(cc->ackreq) ||
+	    READ_ONCE(out->window_bytes))
+		return false;
+	if ((flags & RXE_CC_OUT_TIMER) &&
+	    rxe_cc_after_eq(now, READ_ONCE(out->timer_ns)))
+		return false;
+	if ((flags & RXE_CC_OUT_RX_TIMER) &&
+	    rxe_cc_after_eq(now, READ_ONCE(out->rx_timer_ns)))
+		return false;
+	if (READ_ONCE(out->rate_bps) != READ_ONCE(cc->pacer.rate_bps))
+		return false;
+	return !rxe_cc_pacer_hold(&cc->pacer, now);
+}
+
 /**
  * rxe_cc_hold_slow - the transmit gate
  * @qp: a QP that runs an algorithm or can be paused (rxe_cc_fw.h)
@@ -129,7 +156,7 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 
 	if (qp->pfc.on)
 		paused = rxe_pfc_hold(qp, now, &until);
-	if (!paused && !READ_ONCE(cc->ctx.ops))
+	if (!paused && (!READ_ONCE(cc->ctx.ops) || rxe_cc_gate_open(qp, now)))
 		return false;
 
 	spin_lock_bh(&cc->lock);
@@ -156,7 +183,7 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 		else if (!resp && cc->ackreq)
 			WRITE_ONCE(cc->ackreq, false);
 	}
-	cc->paused = paused;
+	WRITE_ONCE(cc->paused, paused);
 	held = paused || paced;
 	if (held) {
 		cc->held = true;
@@ -241,12 +268,18 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	rxe_cc_pacer_set_rate(&cc->pacer, cc->ctx.out.rate_bps);
 	/* a QP woken up late keeps its allowance until it has caught up */
 	cc->held = cc->held && !rxe_cc_pacer_hold(&cc->pacer, now);
-	/* the device counter gains the whole microseconds this QP's total does */
+	/*
+	 * The device counter gains whole microseconds, a millisecond at a
+	 * time: a QP paced far above what it sends drops credit at every
+	 * packet, and the counter is shared by the device's QPs.
+	 */
 	if (unused) {
-		us = div_u64(cc->stats.pacer_unused_ns + unused,
-			     NSEC_PER_USEC) -
-		     div_u64(cc->stats.pacer_unused_ns, NSEC_PER_USEC);
 		cc->stats.pacer_unused_ns += unused;
+		cc->unused_ns += unused;
+		if (cc->unused_ns >= NSEC_PER_MSEC) {
+			us = div_u64(cc->unused_ns, NSEC_PER_USEC);
+			cc->unused_ns -= us * NSEC_PER_USEC;
+		}
 	}
 	ev = rxe_cc_qp_after(qp);
 	spin_unlock_bh(&cc->lock);

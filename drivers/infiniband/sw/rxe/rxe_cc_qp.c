@@ -389,6 +389,7 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	WRITE_ONCE(cc->ect, false);
 	cc->started = false;
 	cc->last_rate = 0;
+	cc->unused_ns = 0;
 	memset(&cc->stats, 0, sizeof(cc->stats));
 	/* PSNs start anew after RESET */
 	cc->inflight.head = 0;

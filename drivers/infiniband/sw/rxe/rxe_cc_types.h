@@ -65,6 +65,7 @@ struct rxe_cc_qp_stats {
  * @cnp_dscp: DSCP of CNPs this QP sends
  * @ack_dscp: DSCP of its ACKs, RXE_CC_DSCP_OWN = the QP's own
  * @ack_every: AckReq on every n-th packet, 0 = upstream policy
+ * @unused_ns: unused pacing credit not yet added to the device counter
  * @last_rate: rate last reported by a tracepoint/event
  * @inflight: request packets in flight
  * @stats: counters
@@ -91,6 +92,7 @@ struct rxe_cc_qp {
 	u8 cnp_dscp;
 	u8 ack_dscp;
 	u32 ack_every;
+	u64 unused_ns;
 	u64 last_rate;
 	struct rxe_cc_inflight inflight;
 	struct rxe_cc_qp_stats stats;
