@@ -8,13 +8,11 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 
-AIMD_KO=${RXECC_AIMD_KO:-$(dirname "$RXECC_RXE_KO")/rxe_cc_aimd.ko}
-QPTEST=${RXECC_QPTEST:-$RXECC_TOP/build/user/bin/rxecc-qptest}
-[ -f "$AIMD_KO" ] || die "$AIMD_KO not built (make module)"
-[ -x "$QPTEST" ] || die "$QPTEST not built (make user)"
+need_aimd_ko
+need_qptest
 
 rxe_load
-insmod "$AIMD_KO" || die "insmod $AIMD_KO"
+insmod "$RXECC_AIMD_KO" || die "insmod $RXECC_AIMD_KO"
 netns_add cd_a
 netns_add cd_b
 veth_link cd_a va 10.9.4.1/24 cd_b vb 10.9.4.2/24
@@ -27,12 +25,6 @@ ip netns exec cd_b tc qdisc add dev vb ingress &&
 rxe_add cd_a rxe_a va
 rxe_add cd_b rxe_b vb
 wait_gid rxe_a 10.9.4.1 && wait_gid rxe_b 10.9.4.2 || ksft_exit
-
-# drv_NAME VALUE of the restrack view of QP $2 of device $1
-qp_field() {
-	rdma resource show qp link "$1/1" lqpn "$2" -dd |
-		awk -v k="drv_$3" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
-}
 
 # burst TAG COUNT: COUNT WRITEs of 64 KiB from rxe_a to rxe_b; QPs stay
 # until stopped. Sets SQPN and RQPN.

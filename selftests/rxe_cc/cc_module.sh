@@ -7,17 +7,15 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 
-AIMD_KO=${RXECC_AIMD_KO:-$(dirname "$RXECC_RXE_KO")/rxe_cc_aimd.ko}
-QPTEST=${RXECC_QPTEST:-$RXECC_TOP/build/user/bin/rxecc-qptest}
-[ -f "$AIMD_KO" ] || die "$AIMD_KO not built (make module)"
-[ -x "$QPTEST" ] || die "$QPTEST not built (make user)"
+need_aimd_ko
+need_qptest
 
 aimd_loaded() { grep -q '^rxe_cc_aimd ' /proc/modules; }
 available() { sysctl -n net.rdma_rxe.cc_available; }
 
 rxe_load
 check "aimd is not available before its module" eval '! available | grep -qw aimd'
-check "the module loads" insmod "$AIMD_KO"
+check "the module loads" insmod "$RXECC_AIMD_KO"
 check "cc_available lists aimd ($(available))" eval 'available | grep -qw aimd'
 check "rxecc algo aimd describes its parameters" \
 	eval 'rxecc algo aimd | grep -q "step_kbps.*kbit/s"'
@@ -39,12 +37,6 @@ rxe_add cm_b rxe_b vb
 wait_gid rxe_a 10.9.3.1 && wait_gid rxe_b 10.9.3.2 || ksft_exit
 rxecc dev set rxe_a algo aimd line_rate 1G >/dev/null || fail "dev set rxe_a algo aimd"
 rxecc dev set rxe_b algo aimd line_rate 1G >/dev/null || fail "dev set rxe_b algo aimd"
-
-# drv_NAME VALUE of the restrack view of QP $2 of device $1
-qp_field() {
-	rdma resource show qp link "$1/1" lqpn "$2" -dd |
-		awk -v k="drv_$3" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
-}
 
 # ---- 1. exact acknowledged bytes ------------------------------------------------
 count=200 size=65536

@@ -401,3 +401,17 @@ rxe_load_params() {
 	insmod "$RXECC_RXE_KO" cc_pacer_slack_us="${RXECC_PACER_SLACK_US:-2000}" "$@" ||
 		die "insmod $RXECC_RXE_KO $* failed"
 }
+
+# rxecc-qptest (make user) and the example algorithm module built next to
+# rdma_rxe.ko (make module); need_* end the test if they are missing.
+QPTEST=${RXECC_QPTEST:-$RXECC_TOP/build/user/bin/rxecc-qptest}
+RXECC_AIMD_KO=${RXECC_AIMD_KO:-$(dirname "$RXECC_RXE_KO")/rxe_cc_aimd.ko}
+need_qptest() { [ -x "$QPTEST" ] || die "$QPTEST not built (make user)"; }
+need_aimd_ko() { [ -f "$RXECC_AIMD_KO" ] || die "$RXECC_AIMD_KO not built (make module)"; }
+
+# qp_field DEV QPN NAME: NAME's value in the driver part of the restrack
+# view of a QP (rdma resource show qp -dd: drv_NAME VALUE)
+qp_field() {
+	rdma resource show qp link "$1/1" lqpn "$2" -dd |
+		awk -v k="drv_$3" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
+}

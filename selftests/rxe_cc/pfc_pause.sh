@@ -250,8 +250,7 @@ flow_stop
 # (DSCP 26); SIGUSR1 moves that QP to ERR while a 33.5 s pause holds it.
 # Its paused time is accounted when it fails, and it no longer counts as
 # waiting for the pause.
-QPTEST=${RXECC_QPTEST:-$RXECC_TOP/build/user/bin/rxecc-qptest}
-[ -x "$QPTEST" ] || die "$QPTEST not built (make user)"
+need_qptest
 "$QPTEST" --tclass $TCLASS rxe_a "$(gid_index rxe_a 10.9.1.1)" \
 	rxe_b "$(gid_index rxe_b 10.9.1.2)" >"$TMP/qptest.out" 2>&1 &
 qpt=$!
