@@ -94,12 +94,21 @@ rejected "non-admin write" setpriv --reuid=65534 --regid=65534 --clear-groups \
 	"$RXECC" dev set rxe_a ecn off
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$RXECC" dev set rxe_a ecn off 2>&1)
 check "non-admin error names CAP_NET_ADMIN" eval 'echo "$out" | grep -q CAP_NET_ADMIN'
+# CAP_NET_ADMIN in a user namespace of one's own is not enough: the devices
+# of every namespace are visible there (rdma's shared mode)
+userns="setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Urn"
+check "an unprivileged user namespace may read" $userns "$RXECC" dev show rxe_a
+rejected "a write from an unprivileged user namespace" $userns "$RXECC" dev set rxe_a ecn off
+out=$($userns "$RXECC" dev set rxe_a ecn off 2>&1)
+check "it is refused for want of a privilege ($out)" eval 'echo "$out" | grep -qi "CAP_NET_ADMIN\|not permitted"'
 
 # per-QP switch of algorithm under traffic; the transfer must complete
 rxecc dev set rxe_a algo none
 wait_gid rxe_a 10.6.0.1 && wait_gid rxe_b 10.6.0.2 || ksft_exit
 traffic_start cn_b rxe_b 10.6.0.2 cn_a rxe_a 10.6.0.1 19100
 qpn=$QPN
+rejected "a QP write from an unprivileged user namespace" \
+	$userns "$RXECC" qp set rxe_a "$qpn" algo fixed rate_kbps 1
 # a slow start, so that the switches happen while data flows
 rxecc qp set rxe_a "$qpn" algo fixed rate_kbps 20000
 for a in "fixed rate_kbps 30000" dcqcn "fixed rate_kbps 60000 window_bytes 65536" none dcqcn; do

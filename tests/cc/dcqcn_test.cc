@@ -691,6 +691,21 @@ TEST(DcqcnLazy, LazyTimersMatchEagerTimers) {
                  {"rp_byte_reset", 100000}, {"rp_hai_linear", 1},
                  {"rp_hai_halve", 1}, {"rp_clamp_tgt_rate", 1},
                  {"rp_dce_tcp_rtt", 550}, {"rp_time_reset", 550}}},
+      // thousands of small increases per quiet period: done in steps
+      {"small steps", {{"rp_time_reset", 10}, {"rp_ai_rate_kbps", 1},
+                       {"rp_hai_rate_kbps", 3}, {"rp_threshold", 2}}},
+      {"small steps release", {{"rp_time_reset", 10}, {"rp_ai_rate_kbps", 2},
+                               {"rp_hai_rate_kbps", 7},
+                               {"rp_release_at_max", 1}}},
+      {"small linear steps by bytes", {{"rp_time_reset", 10},
+                                       {"rp_byte_reset", 1000000},
+                                       {"rp_hai_linear", 1},
+                                       {"rp_hai_rate_kbps", 1},
+                                       {"rp_threshold", 1}}},
+      {"small linear steps halved", {{"rp_time_reset", 20},
+                                     {"rp_hai_linear", 1},
+                                     {"rp_hai_halve", 1},
+                                     {"rp_hai_rate_kbps", 1}}},
   };
   for (const auto &m : models) {
     SCOPED_TRACE(m.name);
@@ -721,6 +736,34 @@ TEST(DcqcnLazy, LazyTimersMatchEagerTimers) {
         ASSERT_EQ(lazy.out().timer_ns, eager.out().timer_ns);
       }
     }
+  }
+}
+
+// The worst accepted parameters: 1 kbit/s steps every 1 us at the largest
+// line rate, so that the rate takes about 2^31 increase events to recover
+// from its floor. The catch-up is done under the QP's lock, with BH off,
+// and for every state dump: it must not take one step per event (ctest
+// gives the suite a timeout).
+TEST(DcqcnEdges, QuietCatchUpIsBoundedForTheWorstParameters) {
+  const uint64_t line = uint64_t{RXE_CC_RATE_KBPS_MAX} * 1000;
+  for (uint32_t linear : {0u, 1u}) {
+    SCOPED_TRACE(linear ? "linear hyper increase" : "constant steps");
+    Qp qp(kOps, line, kRtt,
+          {{"rp_ai_rate_kbps", 1}, {"rp_hai_rate_kbps", 1},
+           {"rp_time_reset", 1}, {"rp_min_rate_kbps", 1},
+           {"rp_min_dec_fac", 0}, {"rp_hai_linear", linear},
+           {"rp_rate_to_set_on_first_cnp_kbps", 1}});
+    qp.cnp(0);
+    qp.timer(kMs);  // the cut at the end of the first monitor period
+    EXPECT_LT(qp.state("rate_kbps", kMs), uint64_t{RXE_CC_RATE_KBPS_MAX} / 1000);
+    // an hour later, as a dump sees it, and as the QP catches up
+    const uint64_t later = 3600ULL * 1000 * kMs;
+    EXPECT_EQ(qp.state("rate_kbps", later), uint64_t{RXE_CC_RATE_KBPS_MAX});
+    EXPECT_EQ(qp.state("target_rate_kbps", later),
+              uint64_t{RXE_CC_RATE_KBPS_MAX});
+    EXPECT_EQ(qp.state("time_stage", later), 0xffffu);
+    qp.timer(later);
+    EXPECT_EQ(qp.out().rate_bps, line);
   }
 }
 

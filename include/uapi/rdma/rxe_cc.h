@@ -4,8 +4,9 @@
  *
  * Family RXE_CC_GENL_NAME, version RXE_CC_GENL_VERSION. Devices are named by
  * their ib_device name (RXE_CC_A_DEV_NAME), QPs by device and QP number.
- * Writes need CAP_NET_ADMIN. A rejected request changes nothing and says why
- * in the extended ACK.
+ * Writes need CAP_NET_ADMIN in the initial user namespace, as the RDMA
+ * netlink core requires for its own writes. A rejected request changes
+ * nothing and says why in the extended ACK.
  *
  * Commands (request attributes -> reply attributes):
  *

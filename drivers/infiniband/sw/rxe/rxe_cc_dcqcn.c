@@ -485,7 +485,62 @@ static enum dcqcn_event dcqcn_next_event(const struct dcqcn_qp *s,
 	return rxe_cc_after_eq(now, t) ? ev : EV_NONE;
 }
 
-/* increase events of a quiet period (no CNP flag set) up to @now */
+/*
+ * Quiet increase events that are alike, in one step: the phase is settled
+ * (the time stage is past F, so only it moves), the step is the same for
+ * each (not hyper increase with rp_hai_linear and the time stage as the
+ * lower count), the gap Rt - Rc is at its fixed point under that step
+ * (floor((d + step) / 2) == d: it converges within about 32 events), and Rt
+ * stays below the maximum rate. Each such event adds the step to Rt and Rc
+ * exactly, so k of them add k steps. Leaves the events that reach the
+ * maximum (clamp, release) to be done one by one. Caller: an increase is
+ * due at or before @now.
+ *
+ * Return: the number of events done.
+ */
+static u64 dcqcn_skip_increases(struct rxe_cc_ctx *cc, u64 now)
+{
+	const struct dcqcn_cfg *c = cc->cfg;
+	struct dcqcn_qp *s = cc->priv;
+	enum dcqcn_phase ph;
+	u64 step, period, k;
+	u32 lo, d;
+
+	if (s->t_stage <= c->threshold || s->rt >= c->r_max)
+		return 0;
+	ph = dcqcn_phase(s, c, &lo);
+	if (ph == PH_HAI && c->hai_linear && lo == s->t_stage &&
+	    s->t_stage < STAGE_MAX)
+		return 0;	/* each step is larger than the previous one */
+	if (ph == PH_HAI)
+		step = (u64)c->r_hai * (c->hai_linear ? lo - c->threshold : 1);
+	else
+		step = c->r_ai;
+	d = s->rt - s->rc;
+	if (((d + step) >> 1) != d)
+		return 0;
+	period = dcqcn_inc_period(c, ph);
+	k = div64_u64(now - s->t_inc_next, period) + 1;
+	k = min(k, div64_u64(c->r_max - s->rt - 1, step));
+	if (k < 2)
+		return 0;
+	s->rt += k * step;
+	s->rc += k * step;
+	s->t_stage = stage_add(s->t_stage, k);
+	s->t_inc_next += k * period;
+	cc->out.events |= RXE_CC_EV_RATE_INC;
+	return k;
+}
+
+/*
+ * Increase events of a quiet period (no CNP flag set) up to @now. The work
+ * is bounded whatever the parameters: events that are alike are done in
+ * one step (dcqcn_skip_increases()), those at the maximum rate are only
+ * counted, and what is left one by one is the convergence of the rates
+ * (about 32 events per phase change or clamp) or, with rp_hai_linear,
+ * growing hyper steps (at most about sqrt(2 * R_max / rp_hai_rate_kbps):
+ * 65536 events at 2^31 kbit/s and 1 kbit/s).
+ */
 static void dcqcn_quiet_increases(struct rxe_cc_ctx *cc, u64 now, u64 *t_end)
 {
 	const struct dcqcn_cfg *c = cc->cfg;
@@ -510,6 +565,8 @@ static void dcqcn_quiet_increases(struct rxe_cc_ctx *cc, u64 now, u64 *t_end)
 			s->t_inc_next += n * period;
 			return;
 		}
+		if (dcqcn_skip_increases(cc, now))
+			continue;
 		*t_end = s->t_inc_next;
 		dcqcn_inc_timer(cc);
 		if (!s->limited)

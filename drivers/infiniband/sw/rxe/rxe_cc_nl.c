@@ -717,7 +717,7 @@ static const struct genl_ops rxe_cc_ops[] = {
 	{
 		.cmd = RXE_CC_CMD_DEV_SET,
 		.doit = rxe_cc_dev_set_doit,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = RXE_CC_CMD_QP_GET,
@@ -727,7 +727,7 @@ static const struct genl_ops rxe_cc_ops[] = {
 	{
 		.cmd = RXE_CC_CMD_QP_SET,
 		.doit = rxe_cc_qp_set_doit,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = RXE_CC_CMD_STATS_GET,
@@ -749,7 +749,6 @@ static struct genl_family rxe_cc_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = rxe_cc_ops,
 	.n_ops = ARRAY_SIZE(rxe_cc_ops),
-	.resv_start_op = RXE_CC_CMD_RATE_EVENT + 1,
 	.mcgrps = rxe_cc_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(rxe_cc_mcgrps),
 };

@@ -108,21 +108,24 @@ static bool rxe_cc_from_peer(const struct rxe_qp *qp,
 
 /**
  * rxe_cc_cnp_valid - may this CNP act on @qp?
- * @pkt: the CNP; its length, opcode and destination GID are checked
+ * @pkt: the CNP; its opcode and destination GID are checked
  * @skb: the packet
  * @qp: the QP its DestQP names
  *
- * specs/dcqcn.md §5.2: a CNP acts on a connected QP in RTS or later from
- * that QP's peer, with a valid ICRC. BECN, the PSN, the reserved bytes and
- * the ECN and UDP source port are not checked (peers differ there).
+ * specs/dcqcn.md §5.2 and specs/wire.md §3.4: a CNP is exactly a BTH, 16
+ * reserved bytes and the ICRC, and acts on a connected QP in RTS from that
+ * QP's peer, with a valid ICRC. BECN, the PSN, the reserved bytes and the
+ * ECN and UDP source port are not checked (peers differ there).
  *
  * Return: true if it may.
  */
 bool rxe_cc_cnp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
 		      struct rxe_qp *qp)
 {
-	return (qp_type(qp) == IB_QPT_RC || qp_type(qp) == IB_QPT_UC) &&
-	       qp_state(qp) >= IB_QPS_RTS && rxe_cc_from_peer(qp, skb) &&
+	return pkt->paylen == RXE_BTH_BYTES + RXE_CNP_BODY_BYTES +
+			      RXE_ICRC_SIZE &&
+	       (qp_type(qp) == IB_QPT_RC || qp_type(qp) == IB_QPT_UC) &&
+	       qp_state(qp) == IB_QPS_RTS && rxe_cc_from_peer(qp, skb) &&
 	       !rxe_icrc_check(skb, pkt);
 }
 

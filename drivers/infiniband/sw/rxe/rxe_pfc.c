@@ -206,8 +206,9 @@ static void rxe_pfc_waiter_del(struct rxe_dev *rxe)
 }
 
 /*
- * The pause of some of @prios ended or was shortened: let their waiting QPs
- * re-run the gate now. Receive softirq.
+ * The pause of some of @prios ended or was shortened, or the DSCP map
+ * changed: let their waiting QPs re-run the gate now. Receive softirq, or
+ * process context.
  *
  * Ordering against rxe_pfc_hold(): the new pause times are written before
  * pd->lock is taken here, and a QP registers as a waiter under pd->lock
@@ -221,7 +222,7 @@ static void rxe_pfc_wake(struct rxe_dev *rxe, u8 prios)
 	unsigned long index, flags;
 	struct rxe_qp *qp;
 
-	spin_lock(&pd->lock);
+	spin_lock_bh(&pd->lock);
 	if (!pd->waiters)
 		goto out;
 	rcu_read_lock();
@@ -243,7 +244,7 @@ static void rxe_pfc_wake(struct rxe_dev *rxe, u8 prios)
 	}
 	rcu_read_unlock();
 out:
-	spin_unlock(&pd->lock);
+	spin_unlock_bh(&pd->lock);
 }
 
 /* ---- receive --------------------------------------------------------------- */
@@ -434,7 +435,8 @@ void rxe_pfc_set_rate(struct rxe_dev *rxe, u64 rate_bps)
 
 /*
  * The DSCP map (device config lock held). A QP's priority is read at each
- * gate decision, so the new map applies to the next packet.
+ * gate decision, so the new map applies to the next packet; a QP waiting
+ * for a pause of the priority its DSCP had asks again at once.
  */
 void rxe_pfc_set_map(struct rxe_dev *rxe, const u8 *prio)
 {
@@ -442,6 +444,7 @@ void rxe_pfc_set_map(struct rxe_dev *rxe, const u8 *prio)
 
 	for (d = 0; d < RXE_PFC_DSCPS; d++)
 		WRITE_ONCE(rxe->pfc.prio[d], prio[d]);
+	rxe_pfc_wake(rxe, 0xff);
 }
 
 void rxe_pfc_get_map(struct rxe_dev *rxe, u8 *prio)
