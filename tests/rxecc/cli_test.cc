@@ -2,6 +2,8 @@
 //
 // rxecc end to end against the fake kernel: output, errors, exit status and
 // what was (or was not) sent.
+#include <array>
+#include <cerrno>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -10,6 +12,8 @@
 
 #include "fake_kernel.h"
 #include "help.h"
+#include "messages.h"
+#include "nlattr.h"
 
 namespace rxecc::test {
 namespace {
@@ -317,14 +321,16 @@ TEST_F(Cli, DevShowOneDevice)
 	RunResult r = run({ "dev", "show", "rxe0" });
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
-	ASSERT_EQ(l.size(), 5u) << r.out;
+	ASSERT_EQ(l.size(), 6u) << r.out;
+	// The settings, wrapped at 100 columns.
 	EXPECT_EQ(l[0], "rxe0: algo dcqcn line_rate 10Gbit base_rtt 100us ecn on ack_every default "
 			"cnp_dscp 48 ack_dscp own");
-	EXPECT_EQ(l[1], "    dcqcn parameters:");
+	EXPECT_EQ(l[1], "    dscp_prio 26:3,48:6");
+	EXPECT_EQ(l[2], "    dcqcn parameters:");
 	// Wrapped at 100 columns.
-	EXPECT_EQ(l[2], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
+	EXPECT_EQ(l[3], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
 			"rp_ai_rate_kbps 2000");
-	EXPECT_EQ(l[4], "        np_min_time_between_cnps 100us np_cnp_dscp 48");
+	EXPECT_EQ(l[5], "        np_min_time_between_cnps 100us np_cnp_dscp 48");
 	EXPECT_NE(r.out.find("rp_min_dec_fac 50%"), std::string::npos);
 	EXPECT_NE(r.out.find("np_cnp_dscp 48"), std::string::npos);
 	for (const std::string &line : l)
@@ -343,12 +349,14 @@ TEST_F(Cli, DevShowAllDevices)
 	RunResult r = run({ "dev", "show" });
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_NE(r.out.find("\n\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every 4 "
-			     "cnp_dscp 48 ack_dscp 26\n"),
+			     "cnp_dscp 48 ack_dscp 26\n    dscp_prio 26:3,48:6\n"),
 		  std::string::npos)
 		<< r.out;
 	EXPECT_EQ(r.out.find("rxe0: "), 0u);
-	// none has no parameters: nothing after rxe1's line.
-	EXPECT_TRUE(r.out.size() > 12 && r.out.compare(r.out.size() - 12, 12, "ack_dscp 26\n") == 0)
+	// none has no parameters: nothing after rxe1's settings.
+	const std::string tail = "ack_dscp 26\n    dscp_prio 26:3,48:6\n";
+	EXPECT_TRUE(r.out.size() > tail.size() &&
+		    r.out.compare(r.out.size() - tail.size(), tail.size(), tail) == 0)
 		<< r.out;
 }
 
@@ -404,8 +412,63 @@ TEST_F(Cli, DevShowJson)
 	EXPECT_EQ(str(d.at("params_algo")), "dcqcn");
 	EXPECT_EQ(u64(d.at("params").at("rp_ai_rate_kbps")), 2000u);
 	EXPECT_EQ(d.at("params").size(), 11u);
+	EXPECT_EQ(d.at("params_user"), Json::array());
+	EXPECT_EQ(d.at("dscp_prio"), (Json{ { "26", 3 }, { "48", 6 } }));
 	EXPECT_EQ(doc.at(1).at("params").size(), 0u);
 	EXPECT_EQ(doc.at(1).at("ecn"), Json(false));
+}
+
+TEST_F(Cli, DevShowTheDscpMapAndTheParametersTheUserSet)
+{
+	k.devs[0].dscp_prio = {};
+	k.devs[0].dscp_prio[10] = 1;
+	k.devs[0].dscp_prio[46] = 5;
+	k.devs[1].dscp_prio = {};
+	k.devs[0].user["dcqcn"] = { "rp_ai_rate_kbps", "rp_gd" };
+	RunResult r = run({ "dev", "show" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	std::vector<std::string> l = lines(r.out);
+	ASSERT_GE(l.size(), 4u) << r.out;
+	EXPECT_EQ(l[1], "    dscp_prio 10:1,46:5");
+	// a '*' marks the values the user set, and the heading says so
+	EXPECT_EQ(l[2], "    dcqcn parameters (* = set by the user):");
+	EXPECT_EQ(l[3], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
+			"rp_ai_rate_kbps 2000*");
+	EXPECT_NE(r.out.find(" rp_gd 11*\n"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find(" rp_min_rate_kbps 1000 "), std::string::npos) << r.out;
+	// an empty map: every DSCP on priority 0
+	EXPECT_NE(r.out.find("\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every "
+			     "default cnp_dscp 48 ack_dscp own\n    dscp_prio none\n"),
+		  std::string::npos)
+		<< r.out;
+
+	RunResult d = run({ "-d", "dev", "show", "rxe0" });
+	EXPECT_NE(d.out.find("    dcqcn parameters (* = set by the user):\n"), std::string::npos);
+	EXPECT_NE(d.out.find("        rp_ai_rate_kbps           2000*    1..2147483648 kbit/s"),
+		  std::string::npos)
+		<< d.out;
+	EXPECT_NE(d.out.find("        rp_min_rate_kbps          1000     1..2147483648 kbit/s"),
+		  std::string::npos)
+		<< d.out;
+
+	Json doc = parse(run({ "-j", "dev", "show" }).out);
+	EXPECT_EQ(doc.at(0).at("params_user"), (Json{ "rp_ai_rate_kbps", "rp_gd" }));
+	EXPECT_EQ(u64(doc.at(0).at("params").at("rp_ai_rate_kbps")), 2000u);
+	EXPECT_EQ(doc.at(0).at("dscp_prio"), (Json{ { "10", 1 }, { "46", 5 } }));
+	EXPECT_EQ(doc.at(1).at("dscp_prio"), Json::object());
+
+	// the other algorithm's parameters carry their own marks
+	RunResult f = run({ "dev", "show", "rxe0", "algo", "fixed" });
+	EXPECT_NE(f.out.find("    fixed parameters:\n        rate_kbps 100000 window_bytes 0\n"),
+		  std::string::npos)
+		<< f.out;
+	// a parameter set with 'dev set' is marked from then on
+	ASSERT_EQ(run({ "dev", "set", "rxe0", "algo", "fixed", "window_bytes", "64KiB" }).code, 0);
+	f = run({ "dev", "show", "rxe0", "algo", "fixed" });
+	EXPECT_NE(f.out.find("    fixed parameters (* = set by the user):\n"
+			     "        rate_kbps 100000 window_bytes 65536*\n"),
+		  std::string::npos)
+		<< f.out;
 }
 
 TEST_F(Cli, DevShowUnknownDevice)
@@ -596,6 +659,97 @@ TEST_F(Cli, DevSetRejectsBadInputBeforeSendingAndChangesNothing)
 	}
 	for (const Call &c : k.calls)
 		EXPECT_NE(c.cmd, RXE_CC_CMD_DEV_SET);
+}
+
+TEST_F(Cli, DevSetDscpPrio)
+{
+	ASSERT_EQ(run({ "dev", "set", "rxe1", "dscp_prio", "26:5,48:6,0:1" }).code, 0);
+	std::array<std::uint8_t, 64> want{};
+	want[0] = 1;
+	want[26] = 5;
+	want[48] = 6;
+	EXPECT_EQ(k.devs[1].dscp_prio, want);
+	EXPECT_EQ(k.devs[0].dscp_prio, FakeDev::conventional_dscp_prio()) << "only rxe1";
+	EXPECT_NE(run({ "dev", "show", "rxe1" }).out.find("dscp_prio 0:1,26:5,48:6\n"),
+		  std::string::npos);
+	// empty, or none as 'dev show' prints it: every DSCP on priority 0
+	for (const char *empty : { "", "none" }) {
+		k.devs[1].dscp_prio = want;
+		ASSERT_EQ(run({ "dev", "set", "rxe1", "dscp_prio", empty }).code, 0) << empty;
+		EXPECT_EQ(k.devs[1].dscp_prio, (std::array<std::uint8_t, 64>{})) << empty;
+	}
+	// with other settings, in one request
+	ASSERT_EQ(run({ "dev", "set", "rxe1", "ecn", "on", "dscp_prio", "26:3,48:6" }).code, 0);
+	EXPECT_EQ(k.devs[1].dscp_prio, FakeDev::conventional_dscp_prio());
+	EXPECT_EQ(k.devs[1].ecn, 1);
+
+	const std::vector<std::pair<std::string, std::string>> bad = {
+		{ "26:8", "dscp_prio: '26:8': priority 8 is not 0..7" },
+		{ "64:1", "dscp_prio: '64:1': DSCP 64 is not 0..63" },
+		{ "26:3,26:4", "dscp_prio: DSCP 26 is named twice" },
+		{ "26:3,", "dscp_prio: '' is not DSCP:PRIO (example: 26:3,48:6)" },
+		{ "26=3", "dscp_prio: '26=3' is not DSCP:PRIO" },
+		{ "all", "dscp_prio: 'all' is not DSCP:PRIO" },
+	};
+	const auto before = k.devs[1].dscp_prio;
+	const std::size_t sets = k.count(RXE_CC_CMD_DEV_SET);
+	for (const auto &[map, msg] : bad) {
+		RunResult r = run({ "dev", "set", "rxe1", "dscp_prio", map });
+		EXPECT_EQ(r.code, 2) << map;
+		EXPECT_NE(r.err.find("rxecc: " + msg), std::string::npos) << r.err;
+		EXPECT_EQ(r.connects, 0) << map << ": checked before the kernel is asked";
+	}
+	EXPECT_EQ(k.count(RXE_CC_CMD_DEV_SET), sets);
+	EXPECT_EQ(k.devs[1].dscp_prio, before);
+}
+
+TEST_F(Cli, FakeKernelChecksTheDscpMapAsTheKernelDoes)
+{
+	// What rxecc never sends, the fake refuses as rxe_cc_nl.c does: a
+	// priority above 7, a map that is not 64 bytes.
+	DevSet set;
+	set.dev = "rxe0";
+	set.dscp_prio = DscpPrio{};
+	(*set.dscp_prio)[12] = 9;
+	std::vector<GenlMsg> r;
+	Status s = k.request(dev_set_request(set), false, r);
+	EXPECT_EQ(s.err, ERANGE);
+	EXPECT_EQ(s.extack, "DSCP 12 maps to priority 9, above 7");
+	nl::AttrWriter w;
+	w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
+	std::uint8_t short_map[63] = {};
+	w.put_bytes(RXE_CC_A_DSCP_PRIO, short_map, sizeof(short_map));
+	s = k.request(GenlMsg{ RXE_CC_CMD_DEV_SET, w.bytes() }, false, r);
+	EXPECT_EQ(s.err, EINVAL);
+	EXPECT_EQ(k.devs[0].dscp_prio, FakeDev::conventional_dscp_prio());
+}
+
+TEST_F(Cli, AWarningOfTheKernelGoesToStderrAndTheChangeStands)
+{
+	// 1 ms is shorter than one frame at 1 Mbit/s (8.75 ms): DCQCN accepts
+	// it and warns in the extended ACK of the success.
+	RunResult r = run({ "dev", "set", "rxe0", "line_rate", "1M", "rp_time_reset", "1ms" });
+	EXPECT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "");
+	EXPECT_EQ(r.err, "rxecc: warning: dev set rxe0: dcqcn: a period is shorter than one frame "
+			 "at the maximum rate\n");
+	EXPECT_EQ(k.devs[0].line_rate, 1000000u);
+	bool found = false;
+	for (const auto &[n, v] : k.devs[0].params["dcqcn"])
+		if (n == "rp_time_reset") {
+			EXPECT_EQ(v, 1000u);
+			found = true;
+		}
+	EXPECT_TRUE(found);
+	// QP_SET warns the same way
+	r = run({ "qp", "set", "rxe0", "17", "algo", "dcqcn", "rp_time_reset", "2ms" });
+	EXPECT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.err, "rxecc: warning: qp set rxe0 17: dcqcn: a period is shorter than one frame "
+			 "at the maximum rate\n");
+	// and a setting beyond doubt gets no warning
+	r = run({ "dev", "set", "rxe0", "rp_time_reset", "20ms" });
+	EXPECT_EQ(r.code, 0);
+	EXPECT_EQ(r.err, "");
 }
 
 TEST_F(Cli, DevSetUnknownDeviceIsFoundBeforeWriting)

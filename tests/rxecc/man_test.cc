@@ -70,7 +70,7 @@ TEST(ManPage, KeywordsUnitsAndFormatsAgreeWithTheHelp)
 	const std::string man = man_text();
 	const std::string dev_set(help_text("dev set"));
 	for (const char *kw : { "line_rate", "base_rtt", "ecn", "ack_every", "cnp_dscp", "ack_dscp",
-				"own", "auto", "default" }) {
+				"dscp_prio", "own", "auto", "default", "none", "26:3,48:6" }) {
 		EXPECT_NE(dev_set.find(kw), std::string::npos) << kw;
 		EXPECT_NE(man.find(kw), std::string::npos) << kw;
 	}

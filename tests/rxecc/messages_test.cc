@@ -152,6 +152,22 @@ TEST(Requests, DevSetCarriesExactlyTheGivenFields)
 	EXPECT_EQ(got, (std::vector<std::pair<std::string, std::uint32_t>>{ { "rp_gd", 12 },
 									      { "rp_ai_rate_kbps",
 										5000 } }));
+	EXPECT_EQ(v.tb[RXE_CC_A_DSCP_PRIO], nullptr);
+}
+
+TEST(Requests, DevSetDscpPrioIsTheWhole64ByteMap)
+{
+	DevSet set;
+	set.dev = "rxe0";
+	set.dscp_prio = DscpPrio{};
+	(*set.dscp_prio)[26] = 5;
+	(*set.dscp_prio)[63] = 7;
+	LibnlView v(dev_set_request(set).attrs);
+	ASSERT_NE(v.tb[RXE_CC_A_DSCP_PRIO], nullptr);
+	ASSERT_EQ(nla_len(v.tb[RXE_CC_A_DSCP_PRIO]), RXE_CC_DSCPS);
+	const auto *m = static_cast<const std::uint8_t *>(nla_data(v.tb[RXE_CC_A_DSCP_PRIO]));
+	for (int d = 0; d < RXE_CC_DSCPS; ++d)
+		EXPECT_EQ(m[d], d == 26 ? 5 : d == 63 ? 7 : 0) << d;
 }
 
 TEST(Requests, GetsAndQpSet)
@@ -221,6 +237,53 @@ TEST(Replies, DeviceWithPadAttributes)
 	EXPECT_EQ(d.ack_dscp, std::optional<std::uint64_t>(255));
 	ASSERT_EQ(d.params.size(), 11u);
 	EXPECT_EQ(d.params[3], (NamedValue{ "rp_ai_rate_kbps", 2000 }));
+	EXPECT_TRUE(d.user_params.empty());
+	ASSERT_TRUE(d.dscp_prio);
+	for (std::size_t i = 0; i < d.dscp_prio->size(); ++i)
+		EXPECT_EQ((*d.dscp_prio)[i], i == 26 ? 3 : i == 48 ? 6 : 0) << i;
+}
+
+TEST(Replies, DeviceParametersTheUserSet)
+{
+	test::FakeKernel k;
+	k.standard_setup();
+	k.devs[0].user["dcqcn"] = { "rp_gd", "rp_ai_rate_kbps" };
+	k.devs[0].user["fixed"] = { "rate_kbps" };
+	std::vector<GenlMsg> r;
+	ASSERT_TRUE(k.request(dev_get_request("rxe0"), false, r).ok());
+	DevInfo d;
+	ASSERT_TRUE(decode_dev(r[0], d).ok());
+	// in the order of the parameter table, only those with the flag
+	EXPECT_EQ(d.user_params, (std::vector<std::string>{ "rp_ai_rate_kbps", "rp_gd" }));
+	EXPECT_TRUE(d.user_set("rp_gd"));
+	EXPECT_FALSE(d.user_set("rp_min_rate_kbps"));
+	EXPECT_FALSE(d.user_set("rate_kbps")) << "another algorithm's";
+}
+
+TEST(Replies, DeviceDscpMapMustBe64PrioritiesOf0To7)
+{
+	for (std::size_t len : { std::size_t{ 0 }, std::size_t{ 63 }, std::size_t{ 65 } }) {
+		nl::AttrWriter w;
+		w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
+		std::vector<std::uint8_t> m(len, 0);
+		w.put_bytes(RXE_CC_A_DSCP_PRIO, m.data(), m.size());
+		DevInfo d;
+		Status s = decode_dev(GenlMsg{ RXE_CC_CMD_DEV_GET, w.bytes() }, d);
+		EXPECT_EQ(s.kind, Status::kMalformed) << len;
+		EXPECT_NE(s.detail.find("DSCP_PRIO has " + std::to_string(len) + " bytes, not 64"),
+			  std::string::npos)
+			<< s.detail;
+	}
+	nl::AttrWriter w;
+	w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
+	std::vector<std::uint8_t> m(64, 0);
+	m[40] = 8;
+	w.put_bytes(RXE_CC_A_DSCP_PRIO, m.data(), m.size());
+	DevInfo d;
+	Status s = decode_dev(GenlMsg{ RXE_CC_CMD_DEV_GET, w.bytes() }, d);
+	EXPECT_EQ(s.kind, Status::kMalformed);
+	EXPECT_NE(s.detail.find("DSCP_PRIO puts DSCP 40 on priority 8, above 7"), std::string::npos)
+		<< s.detail;
 }
 
 TEST(Replies, QpStateInEitherLayout)

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <rdma/rxe_cc.h>
 
+#include "dscp_map.h"
 #include "format.h"
 #include "help.h"
 #include "messages.h"
@@ -303,6 +304,10 @@ public:
 		Status s = call(req, dump, replies);
 		if (!s.ok())
 			fail(s, what, dev, qpn, write);
+		// A success with a message: the kernel accepted a legal but
+		// doubtful setting.
+		if (!s.extack.empty())
+			env.err << "rxecc: warning: " << what << ": " << s.extack << '\n';
 		if (!dump && replies.empty() && req.cmd != RXE_CC_CMD_DEV_SET &&
 		    req.cmd != RXE_CC_CMD_QP_SET)
 			fail(Status::malformed("no reply message"), what);
@@ -577,6 +582,31 @@ Json json_params(const std::vector<NamedValue> &params)
 	return o;
 }
 
+// "NAME: key value key value ...", continued on lines indented by four
+// spaces where it would pass 100 columns.
+void print_head(std::ostream &os, const std::string &first,
+		const std::vector<std::pair<std::string, std::string>> &pairs)
+{
+	std::string line = first;
+	for (const auto &[k, v] : pairs) {
+		const std::string tok = k + " " + v;
+		if (line.size() + 1 + tok.size() > 100 && line != first) {
+			os << line << '\n';
+			line = "    " + tok;
+			continue;
+		}
+		line += " " + tok;
+	}
+	os << line << '\n';
+}
+
+// The device's DSCP map as 'dev set ... dscp_prio' takes it back.
+std::string format_dscp_prio(const DscpPrio &m)
+{
+	const std::string s = dscp::format(m);
+	return s.empty() ? "none" : s;
+}
+
 int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 {
 	ctx.topic = "dev show";
@@ -633,8 +663,17 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 			opt("ack_every", d.ack_every);
 			opt("cnp_dscp", d.cnp_dscp);
 			opt("ack_dscp", d.ack_dscp);
+			if (d.dscp_prio) {
+				// DSCP -> priority, the DSCPs not on priority 0
+				Json m = Json::object();
+				for (std::size_t ds = 0; ds < d.dscp_prio->size(); ++ds)
+					if ((*d.dscp_prio)[ds])
+						m[std::to_string(ds)] = std::uint64_t{ (*d.dscp_prio)[ds] };
+				jd["dscp_prio"] = std::move(m);
+			}
 			jd["params_algo"] = algo.empty() ? d.algo : algo;
 			jd["params"] = json_params(d.params);
+			jd["params_user"] = d.user_params;
 			doc.push_back(std::move(jd));
 		}
 		ctx.print_json(doc);
@@ -669,31 +708,34 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 			head.emplace_back("ack_dscp", *d.ack_dscp == kAckDscpOwn
 							      ? "own"
 							      : std::to_string(*d.ack_dscp));
-		std::string line = d.name + ":";
-		for (const auto &[k, v] : head)
-			line += " " + k + " " + v;
-		os << line << '\n';
+		if (d.dscp_prio)
+			head.emplace_back("dscp_prio", format_dscp_prio(*d.dscp_prio));
+		print_head(os, d.name + ":", head);
 
 		const std::string palgo = algo.empty() ? d.algo : algo;
 		const AlgoInfo *a = ctx.lookup_algo(palgo);
 		if (d.params.empty())
 			continue;
+		// A parameter the user set keeps its value when line_rate or
+		// base_rtt change; a '*' after the value marks it.
+		auto value = [&](const NamedValue &nv, std::uint32_t unit) {
+			return format_param_value(unit, nv.value) + (d.user_set(nv.name) ? "*" : "");
+		};
+		os << "    " << palgo << " parameters"
+		   << (d.user_params.empty() ? "" : " (* = set by the user)") << ":\n";
 		if (ctx.g.details) {
-			os << "    " << palgo << " parameters:\n";
 			Table t;
 			t.row({ "PARAMETER", "VALUE", "RANGE", "DESCRIPTION" });
 			for (const NamedValue &nv : d.params) {
 				const ParamInfo *pi = a ? a->find_param(nv.name) : nullptr;
-				t.row({ nv.name, format_param_value(pi ? pi->unit : 0, nv.value),
-					pi ? format_range(*pi) : "", pi ? pi->help : "" });
+				t.row({ nv.name, value(nv, pi ? pi->unit : 0), pi ? format_range(*pi) : "",
+					pi ? pi->help : "" });
 			}
 			t.print(os, "        ");
 		} else {
-			os << "    " << palgo << " parameters:\n";
 			std::vector<std::pair<std::string, std::string>> pairs;
 			for (const NamedValue &nv : d.params)
-				pairs.emplace_back(nv.name, format_param_value(
-								    unit_of_param(a, nv.name), nv.value));
+				pairs.emplace_back(nv.name, value(nv, unit_of_param(a, nv.name)));
 			print_pairs(os, pairs, "        ");
 		}
 	}
@@ -730,8 +772,8 @@ std::vector<NamedValue> check_params(Ctx &ctx, const AlgoInfo &algo,
 	return out;
 }
 
-const std::set<std::string> kDevKeywords = { "algo",	  "line_rate", "base_rtt", "ecn",
-					     "ack_every", "cnp_dscp",  "ack_dscp" };
+const std::set<std::string> kDevKeywords = { "algo",	  "line_rate", "base_rtt",	"ecn",
+					     "ack_every", "cnp_dscp",  "ack_dscp", "dscp_prio" };
 
 int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 {
@@ -814,6 +856,13 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 								       (kw == "ack_dscp" ? " (or own)" : ""));
 			}
 			(kw == "cnp_dscp" ? set.cnp_dscp : set.ack_dscp) = static_cast<std::uint8_t>(n);
+		} else if (kw == "dscp_prio") {
+			// the form of the module parameter; "none" as 'dev show'
+			// prints an empty map
+			auto m = dscp::parse(val == "none" ? "" : val, &err);
+			if (!m)
+				usage_error(ctx.topic, "dscp_prio: " + err);
+			set.dscp_prio = *m;
 		} else {
 			raw_params.emplace_back(kw, val);
 		}
