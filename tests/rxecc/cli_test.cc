@@ -795,10 +795,14 @@ TEST_F(Cli, QpShowAll)
 {
 	RunResult r = run({ "qp", "show" });
 	ASSERT_EQ(r.code, 0) << r.err;
-	EXPECT_EQ(r.out, "rxe0 qpn 17 algo dcqcn rate 8.5Gbit window none\n"
+	// bytes in flight and acknowledged and retransmitted packets, when
+	// the kernel reports them (QP 5 has no counters here)
+	EXPECT_EQ(r.out, "rxe0 qpn 17 algo dcqcn rate 8.5Gbit window none inflight 4KiB "
+			 "acked 123456789B retx 2\n"
 			 "    limited 1 rate_kbps 8500000 target_rate_kbps 10000000 alpha 0.2500 "
 			 "rate_cuts 3\n"
-			 "rxe0 qpn 18 algo fixed rate 100Mbit window 64KiB\n"
+			 "rxe0 qpn 18 algo fixed rate 100Mbit window 64KiB inflight 64KiB acked 1MiB "
+			 "retx 0\n"
 			 "    rate_kbps 100000 window_bytes 65536\n"
 			 "rxe1 qpn 5 algo none rate unpaced window none\n");
 	EXPECT_EQ(k.count(RXE_CC_CMD_QP_GET), 2u); // one dump per device
@@ -824,7 +828,11 @@ TEST_F(Cli, QpShowDetails)
 	EXPECT_NE(r.out.find("    parameters:\n        rp_clamp_tgt_rate 0 rp_time_reset 30000us"),
 		  std::string::npos)
 		<< r.out;
-	EXPECT_NE(r.out.find("    counters:\n        cnp_handled 5\n"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("    counters:\n        cnp_rx 5 cnp_tx 0 ce_rx 0 pacer_waits 7 "
+			     "pacer_unused_us 12 rate_dec 3 rate_inc 1 retx_pkts 2\n"
+			     "        inflight_bytes 4096 acked_bytes 123456789\n"),
+		  std::string::npos)
+		<< r.out;
 }
 
 TEST_F(Cli, QpShowStateAsRepeatedTopLevelNests)
@@ -845,12 +853,18 @@ TEST_F(Cli, QpShowJson)
 	EXPECT_EQ(u64(doc.at(0).at("rate_bps")), 8500000000u);
 	EXPECT_EQ(u64(doc.at(0).at("window_bytes")), 0u);
 	EXPECT_EQ(u64(doc.at(0).at("state").at("alpha")), 16384u);
+	EXPECT_EQ(u64(doc.at(0).at("inflight_bytes")), 4096u);
+	EXPECT_EQ(u64(doc.at(0).at("acked_bytes")), 123456789u);
+	EXPECT_EQ(u64(doc.at(0).at("retx_pkts")), 2u);
 	EXPECT_FALSE(doc.at(0).contains("params"));
+	EXPECT_FALSE(doc.at(0).contains("stats"));
 	EXPECT_EQ(doc.at(2).at("state").size(), 0u);
+	EXPECT_FALSE(doc.at(2).contains("retx_pkts")) << "not reported, not 0";
 	RunResult d = run({ "-j", "-d", "qp", "show", "rxe0", "17" });
 	Json dd = parse(d.out);
 	EXPECT_EQ(u64(dd.at(0).at("params").at("rp_ai_rate_kbps")), 2000u);
-	EXPECT_EQ(u64(dd.at(0).at("stats").at("cnp_handled")), 5u);
+	EXPECT_EQ(u64(dd.at(0).at("stats").at("cnp_rx")), 5u);
+	EXPECT_EQ(dd.at(0).at("stats").size(), 10u);
 	EXPECT_EQ(run({ "-j", "qp", "show", "rxe1", "5" }).out.find("[{\"dev\":\"rxe1\",\"qpn\":5,"),
 		  0u);
 	// No QPs: an empty list, and nothing at all for people.
@@ -1109,14 +1123,21 @@ TEST_F(Cli, MonitorWritesACsvTimeSeries)
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_EQ(l.size(), 1u + 3u * 3u) << r.out;
-	EXPECT_EQ(l[0], "time_ns,dev,qpn,algo,rate_bps,window_bytes,fixed.rate_kbps,"
-			"fixed.window_bytes,dcqcn.limited,dcqcn.rate_kbps,dcqcn.target_rate_kbps,"
-			"dcqcn.alpha,dcqcn.rate_cuts");
-	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,7500000000,0,,,1,7500000,10000000,16384,3");
-	EXPECT_EQ(l[2], "1000000000,rxe0,18,fixed,100000000,65536,100000,65536,,,,,");
-	EXPECT_EQ(l[3], "1000000000,rxe1,5,none,0,0,,,,,,,");
-	EXPECT_EQ(l[4], "1100000000,rxe0,17,dcqcn,6500000000,0,,,1,6500000,10000000,16384,3");
-	EXPECT_EQ(l[7], "1200000000,rxe0,17,dcqcn,5500000000,0,,,1,5500000,10000000,16384,3");
+	// the fixed columns, the QP counters, the state of every algorithm
+	EXPECT_EQ(l[0], "time_ns,dev,qpn,algo,rate_bps,window_bytes,cnp_rx,cnp_tx,ce_rx,pacer_waits,"
+			"pacer_unused_us,rate_dec,rate_inc,retx_pkts,inflight_bytes,acked_bytes,"
+			"fixed.rate_kbps,fixed.window_bytes,dcqcn.limited,dcqcn.rate_kbps,"
+			"dcqcn.target_rate_kbps,dcqcn.alpha,dcqcn.rate_cuts");
+	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,7500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
+			"7500000,10000000,16384,3");
+	EXPECT_EQ(l[2], "1000000000,rxe0,18,fixed,100000000,65536,0,0,0,0,0,0,0,0,65536,1048576,"
+			"100000,65536,,,,,");
+	// counters the kernel did not report are empty, not 0
+	EXPECT_EQ(l[3], "1000000000,rxe1,5,none,0,0,,,,,,,,,,,,,,,,,");
+	EXPECT_EQ(l[4], "1100000000,rxe0,17,dcqcn,6500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
+			"6500000,10000000,16384,3");
+	EXPECT_EQ(l[7], "1200000000,rxe0,17,dcqcn,5500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
+			"5500000,10000000,16384,3");
 	EXPECT_EQ(clock.sleeps,
 		  (std::vector<std::uint64_t>{ 1000000000ULL, 1100000000ULL, 1200000000ULL }));
 	EXPECT_TRUE(clock.signals_caught);
@@ -1129,7 +1150,7 @@ TEST_F(Cli, MonitorOneDeviceForADuration)
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_EQ(l.size(), 5u) << r.out; // polls at 0, 250, 500, 750 ms
-	EXPECT_EQ(l[4], "1750000000,rxe1,5,none,0,0,,,,,,,");
+	EXPECT_EQ(l[4], "1750000000,rxe1,5,none,0,0,,,,,,,,,,,,,,,,,");
 	EXPECT_EQ(clock.now, 2000000000u) << "runs for the whole second";
 }
 
@@ -1151,21 +1172,44 @@ TEST_F(Cli, MonitorToAFile)
 
 TEST_F(Cli, MonitorWithEvents)
 {
+	// An event carries the QP's state and counters at its time.
 	k.events.emplace_back(1050000000ULL,
 			      FakeKernel::rate_event("rxe0", 17, "dcqcn", 4000000000ULL, 0, 1049000000ULL,
-						     RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT));
+						     RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT,
+						     { { "limited", 1 },
+						       { "rate_kbps", 4000000 },
+						       { "target_rate_kbps", 8500000 },
+						       { "alpha", 20000 },
+						       { "rate_cuts", 4 } },
+						     { { "cnp_rx", 6 },
+						       { "cnp_tx", 0 },
+						       { "ce_rx", 0 },
+						       { "pacer_waits", 9 },
+						       { "pacer_unused_us", 12 },
+						       { "rate_dec", 4 },
+						       { "rate_inc", 1 },
+						       { "retx_pkts", 2 },
+						       { "inflight_bytes", 8192 },
+						       { "acked_bytes", 123500000 } }));
 	k.events.emplace_back(1060000000ULL,
 			      FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 1059000000ULL, 1U << 7));
+	// an event of a kernel that sends neither: those columns stay empty
+	k.events.emplace_back(1070000000ULL,
+			      FakeKernel::rate_event("rxe0", 18, "fixed", 1000000, 0, 1069000000ULL,
+						     RXE_CC_EVENT_RATE_DEC));
 	RunResult r = run({ "monitor", "rxe0", "-e", "-c", "2", "-i", "100" });
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_TRUE(k.subscribed);
 	std::vector<std::string> l = lines(r.out);
-	ASSERT_EQ(l.size(), 1u + 2u + 1u + 2u) << r.out;
+	ASSERT_EQ(l.size(), 1u + 2u + 2u + 2u) << r.out;
 	EXPECT_EQ(l[0].substr(l[0].size() - 22), ",dcqcn.rate_cuts,event");
-	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,8500000000,0,,,1,8500000,10000000,16384,3,");
-	// The event row between the polls; rxe1's event is filtered out.
-	EXPECT_EQ(l[3], "1049000000,rxe0,17,dcqcn,4000000000,0,,,,,,,,rate_dec|limit");
-	EXPECT_EQ(l[4].substr(0, 11), "1100000000,");
+	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,8500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
+			"8500000,10000000,16384,3,");
+	// The event rows between the polls; rxe1's event is filtered out.
+	EXPECT_EQ(l[3], "1049000000,rxe0,17,dcqcn,4000000000,0,6,0,0,9,12,4,1,2,8192,123500000,,,1,"
+			"4000000,8500000,20000,4,rate_dec|limit");
+	EXPECT_EQ(l[4], "1069000000,rxe0,18,fixed,1000000,0,,,,,,,,,,,,,,,,,,rate_dec");
+	EXPECT_EQ(l[5].substr(0, 11), "1100000000,");
 	// Unknown bits are shown in hex.
 	k.events.emplace_back(clock.now + 1,
 			      FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 7, RXE_CC_EVENT_RELEASE | 0x40));

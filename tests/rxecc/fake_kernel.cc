@@ -324,7 +324,10 @@ void FakeKernel::standard_setup()
 	q17.rate = 8500000000ULL;
 	q17.state = { { "limited", 1 },	      { "rate_kbps", 8500000 }, { "target_rate_kbps", 10000000 },
 		      { "alpha", 16384 },	      { "rate_cuts", 3 } };
-	q17.stats = { { "cnp_handled", 5 } };
+	q17.stats = { { "cnp_rx", 5 },	       { "cnp_tx", 0 },	       { "ce_rx", 0 },
+		      { "pacer_waits", 7 },    { "pacer_unused_us", 12 }, { "rate_dec", 3 },
+		      { "rate_inc", 1 },       { "retx_pkts", 2 },	       { "inflight_bytes", 4096 },
+		      { "acked_bytes", 123456789 } };
 	FakeQp q18;
 	q18.qpn = 18;
 	q18.algo = "fixed";
@@ -332,6 +335,10 @@ void FakeKernel::standard_setup()
 	q18.rate = 100000000ULL;
 	q18.window = 65536;
 	q18.state = { { "rate_kbps", 100000 }, { "window_bytes", 65536 } };
+	q18.stats = { { "cnp_rx", 0 },	       { "cnp_tx", 0 },	       { "ce_rx", 0 },
+		      { "pacer_waits", 0 },    { "pacer_unused_us", 0 }, { "rate_dec", 0 },
+		      { "rate_inc", 0 },       { "retx_pkts", 0 },	       { "inflight_bytes", 65536 },
+		      { "acked_bytes", 1048576 } };
 	rxe0.qps = { q17, q18 };
 
 	FakeDev rxe1;
@@ -469,7 +476,7 @@ GenlMsg stats_msg(const FakeDev &d)
 
 GenlMsg FakeKernel::rate_event(const std::string &dev, std::uint32_t qpn, const std::string &algo,
 			       std::uint64_t rate, std::uint64_t window, std::uint64_t time_ns,
-			       std::uint32_t ev)
+			       std::uint32_t ev, const Values &state, const Values &stats)
 {
 	Builder b;
 	b.str(RXE_CC_A_DEV_NAME, dev);
@@ -479,6 +486,10 @@ GenlMsg FakeKernel::rate_event(const std::string &dev, std::uint32_t qpn, const 
 	b.u64(RXE_CC_A_WINDOW, window, RXE_CC_A_PAD);
 	b.u64(RXE_CC_A_TIME_NS, time_ns, RXE_CC_A_PAD);
 	b.u32(RXE_CC_A_EVENT, ev);
+	b.named_values(RXE_CC_A_STATE_NAMES, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE, state,
+		       true, RXE_CC_A_S_PAD);
+	b.named_values(RXE_CC_A_QP_STATS, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE, stats,
+		       true, RXE_CC_A_ST_PAD);
 	return b.take(RXE_CC_CMD_RATE_EVENT);
 }
 

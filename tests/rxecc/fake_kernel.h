@@ -137,10 +137,11 @@ public:
 	FakeDev *dev(const std::string &name);
 	const FakeAlgo *algo(const std::string &name) const;
 
-	// A RATE_EVENT message as the kernel would multicast it.
+	// A RATE_EVENT message as the kernel would multicast it, with the
+	// QP's state values (STATE_NAMES) and counters (QP_STATS).
 	static GenlMsg rate_event(const std::string &dev, std::uint32_t qpn, const std::string &algo,
 				  std::uint64_t rate, std::uint64_t window, std::uint64_t time_ns,
-				  std::uint32_t ev);
+				  std::uint32_t ev, const Values &state = {}, const Values &stats = {});
 
 private:
 	FakeClock *clock_;

@@ -303,8 +303,10 @@ TEST(Replies, QpStateInEitherLayout)
 		EXPECT_EQ(q.window_bytes, std::optional<std::uint64_t>(0));
 		ASSERT_EQ(q.state.size(), 5u) << "nest " << nest;
 		EXPECT_EQ(q.state[3], (NamedValue{ "alpha", 16384 }));
-		ASSERT_EQ(q.stats.size(), 1u);
-		EXPECT_EQ(q.stats[0], (NamedValue{ "cnp_handled", 5 }));
+		ASSERT_EQ(q.stats.size(), 10u);
+		EXPECT_EQ(q.stats[0], (NamedValue{ "cnp_rx", 5 }));
+		EXPECT_EQ(q.stats[7], (NamedValue{ "retx_pkts", 2 }));
+		EXPECT_EQ(q.stats[9], (NamedValue{ "acked_bytes", 123456789 }));
 		EXPECT_EQ(q.params.size(), 11u);
 	}
 }
@@ -329,8 +331,38 @@ TEST(Replies, StatsAndEvents)
 	EXPECT_EQ(ev.rate_bps, std::optional<std::uint64_t>(5000000000ULL));
 	EXPECT_EQ(ev.time_ns, std::optional<std::uint64_t>(123));
 	EXPECT_EQ(ev.events, RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT);
+	EXPECT_TRUE(ev.state.empty());
+	EXPECT_TRUE(ev.stats.empty());
+	// the state and counters the event carries
+	m = test::FakeKernel::rate_event("rxe0", 17, "dcqcn", 5000000000ULL, 0, 123, RXE_CC_EVENT_RATE_DEC,
+					 { { "alpha", 32768 }, { "rate_cuts", 4 } },
+					 { { "cnp_rx", 6 }, { "retx_pkts", 1 } });
+	ASSERT_TRUE(decode_rate_event(m, ev).ok());
+	EXPECT_EQ(ev.state, (std::vector<NamedValue>{ { "alpha", 32768 }, { "rate_cuts", 4 } }));
+	EXPECT_EQ(ev.stats, (std::vector<NamedValue>{ { "cnp_rx", 6 }, { "retx_pkts", 1 } }));
 	m.cmd = RXE_CC_CMD_QP_GET;
 	EXPECT_EQ(decode_rate_event(m, ev).kind, Status::kMalformed);
+}
+
+TEST(Replies, AValueIsNeverReadAsZeroWhenItIsMissing)
+{
+	// A counter nest with a name and no value breaks the ABI.
+	nl::AttrWriter w;
+	w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
+	w.put_u32(RXE_CC_A_QPN, 17);
+	std::size_t list = w.begin_nest(RXE_CC_A_QP_STATS);
+	std::size_t one = w.begin_nest(RXE_CC_A_STAT);
+	w.put_string(RXE_CC_A_ST_NAME, "retx_pkts");
+	w.end_nest(one);
+	w.end_nest(list);
+	QpInfo q;
+	Status s = decode_qp(GenlMsg{ RXE_CC_CMD_QP_GET, w.bytes() }, q);
+	EXPECT_EQ(s.kind, Status::kMalformed);
+	EXPECT_NE(s.detail.find("QP_STATS entry retx_pkts without a value"), std::string::npos)
+		<< s.detail;
+	RateEvent ev;
+	s = decode_rate_event(GenlMsg{ RXE_CC_CMD_RATE_EVENT, w.bytes() }, ev);
+	EXPECT_EQ(s.kind, Status::kMalformed);
 }
 
 TEST(Replies, MalformedRepliesAreReportedNotTrusted)

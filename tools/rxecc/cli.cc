@@ -909,16 +909,43 @@ std::uint32_t parse_qpn(const Ctx &ctx, const std::string &s)
 	return qpn;
 }
 
+const NamedValue *find_value(const std::vector<NamedValue> &v, std::string_view name)
+{
+	for (const NamedValue &nv : v)
+		if (nv.name == name)
+			return &nv;
+	return nullptr;
+}
+
+// The QP counters 'qp show' prints without -d: bytes in flight, bytes
+// acknowledged, packets retransmitted.
+struct ShownCounter {
+	const char *name;  // in QP_STATS and in JSON
+	const char *label; // for people
+	bool bytes;
+};
+const ShownCounter kQpShowCounters[] = {
+	{ "inflight_bytes", "inflight", true },
+	{ "acked_bytes", "acked", true },
+	{ "retx_pkts", "retx", false },
+};
+
 void print_qp_human(Ctx &ctx, const QpInfo &q)
 {
 	std::ostream &os = ctx.env.out;
 	const AlgoInfo *a = ctx.lookup_algo(q.algo);
-	os << q.dev << " qpn " << q.qpn << " algo " << (q.algo.empty() ? "-" : q.algo);
+	std::vector<std::pair<std::string, std::string>> head = {
+		{ "qpn", std::to_string(q.qpn) }, { "algo", q.algo.empty() ? "-" : q.algo }
+	};
 	if (q.rate_bps)
-		os << " rate " << (*q.rate_bps ? format_rate_bps(*q.rate_bps) : "unpaced");
+		head.emplace_back("rate", *q.rate_bps ? format_rate_bps(*q.rate_bps) : "unpaced");
 	if (q.window_bytes)
-		os << " window " << (*q.window_bytes ? format_bytes(*q.window_bytes) : "none");
-	os << '\n';
+		head.emplace_back("window", *q.window_bytes ? format_bytes(*q.window_bytes) : "none");
+	for (const ShownCounter &c : kQpShowCounters)
+		if (const NamedValue *nv = find_value(q.stats, c.name))
+			head.emplace_back(c.label, c.bytes ? format_bytes(nv->value)
+							   : std::to_string(nv->value));
+	print_head(os, q.dev, head);
 	std::vector<std::pair<std::string, std::string>> pairs;
 	for (const NamedValue &nv : q.state)
 		pairs.emplace_back(nv.name, format_state_value(unit_of_state(a, nv.name), nv.value));
@@ -1026,6 +1053,9 @@ int cmd_qp_show(Ctx &ctx, const std::vector<std::string> &args)
 				jq["rate_bps"] = *q.rate_bps;
 			if (q.window_bytes)
 				jq["window_bytes"] = *q.window_bytes;
+			for (const ShownCounter &c : kQpShowCounters)
+				if (const NamedValue *nv = find_value(q.stats, c.name))
+					jq[c.name] = nv->value;
 			jq["state"] = json_params(q.state);
 			if (ctx.g.details) {
 				jq["params"] = json_params(q.params);
@@ -1221,6 +1251,13 @@ int cmd_stats(Ctx &ctx, const std::vector<std::string> &args)
 
 // ---------------------------------------------------------------- monitor
 
+// The QP counters of QP_GET and RATE_EVENT that 'monitor' writes, after the
+// fixed columns, in the kernel's order (tools/rxecc/help.cc describes them).
+const char *const kMonitorCounters[] = {
+	"cnp_rx",   "cnp_tx",	 "ce_rx",	   "pacer_waits", "pacer_unused_us",
+	"rate_dec", "rate_inc", "retx_pkts", "inflight_bytes", "acked_bytes",
+};
+
 std::string event_names(std::uint32_t ev)
 {
 	static const std::pair<std::uint32_t, const char *> names[] = {
@@ -1264,6 +1301,8 @@ public:
 	void header()
 	{
 		os_ << "time_ns,dev,qpn,algo,rate_bps,window_bytes";
+		for (const char *c : kMonitorCounters)
+			os_ << ',' << c;
 		for (const auto &[algo, name] : columns_)
 			os_ << ',' << csv_field(algo + "." + name);
 		if (events_)
@@ -1276,23 +1315,8 @@ public:
 	{
 		std::vector<QpInfo> qps = collect_qps(ctx_, dev_, "monitor");
 		std::uint64_t t = ctx_.env.clock.now_ns();
-		for (const QpInfo &q : qps) {
-			os_ << t << ',' << csv_field(q.dev) << ',' << q.qpn << ',' << csv_field(q.algo)
-			    << ',' << opt(q.rate_bps) << ',' << opt(q.window_bytes);
-			for (const auto &[algo, name] : columns_) {
-				os_ << ',';
-				if (algo != q.algo)
-					continue;
-				for (const NamedValue &nv : q.state)
-					if (nv.name == name) {
-						os_ << nv.value;
-						break;
-					}
-			}
-			if (events_)
-				os_ << ',';
-			os_ << '\n';
-		}
+		for (const QpInfo &q : qps)
+			row(t, q.dev, q.qpn, q.algo, q.rate_bps, q.window_bytes, q.stats, q.state, nullptr);
 		os_.flush();
 	}
 
@@ -1328,6 +1352,33 @@ private:
 		return v ? std::to_string(*v) : "";
 	}
 
+	// One row: the fixed columns, the QP counters, the state columns of
+	// `algo` (empty for the other algorithms' columns), and with -e the
+	// event column (empty in poll rows).
+	void row(std::uint64_t t, const std::string &dev, std::uint32_t qpn, const std::string &algo,
+		 const std::optional<std::uint64_t> &rate, const std::optional<std::uint64_t> &window,
+		 const std::vector<NamedValue> &stats, const std::vector<NamedValue> &state,
+		 const std::string *event)
+	{
+		os_ << t << ',' << csv_field(dev) << ',' << qpn << ',' << csv_field(algo) << ','
+		    << opt(rate) << ',' << opt(window);
+		for (const char *c : kMonitorCounters) {
+			os_ << ',';
+			if (const NamedValue *nv = find_value(stats, c))
+				os_ << nv->value;
+		}
+		for (const auto &[calgo, name] : columns_) {
+			os_ << ',';
+			if (calgo != algo)
+				continue;
+			if (const NamedValue *nv = find_value(state, name))
+				os_ << nv->value;
+		}
+		if (events_)
+			os_ << ',' << (event ? *event : std::string());
+		os_ << '\n';
+	}
+
 	void event_row(const GenlMsg &m)
 	{
 		RateEvent ev;
@@ -1336,11 +1387,8 @@ private:
 		if (!dev_.empty() && ev.dev != dev_)
 			return;
 		std::uint64_t t = ev.time_ns ? *ev.time_ns : ctx_.env.clock.now_ns();
-		os_ << t << ',' << csv_field(ev.dev) << ',' << ev.qpn << ',' << csv_field(ev.algo) << ','
-		    << opt(ev.rate_bps) << ',' << opt(ev.window_bytes);
-		for (std::size_t i = 0; i < columns_.size(); ++i)
-			os_ << ',';
-		os_ << ',' << event_names(ev.events) << '\n';
+		const std::string names = event_names(ev.events);
+		row(t, ev.dev, ev.qpn, ev.algo, ev.rate_bps, ev.window_bytes, ev.stats, ev.state, &names);
 	}
 
 	Ctx &ctx_;

@@ -534,6 +534,17 @@ Status decode_rate_event(const GenlMsg &msg, RateEvent &out)
 		case RXE_CC_A_EVENT:
 			r.u32(a, out.events, "EVENT");
 			break;
+		case RXE_CC_A_STATE:
+			state_value(r, a, out.state);
+			break;
+		case RXE_CC_A_STATE_NAMES:
+			named_values(r, a, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE,
+				     out.state, "STATE_NAMES");
+			break;
+		case RXE_CC_A_QP_STATS:
+			named_values(r, a, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE,
+				     out.stats, "QP_STATS");
+			break;
 		default:
 			break;
 		}

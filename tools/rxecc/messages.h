@@ -92,6 +92,8 @@ struct RateEvent {
 	std::optional<std::uint64_t> window_bytes;
 	std::optional<std::uint64_t> time_ns;
 	std::uint32_t events = 0;
+	std::vector<NamedValue> state; // the QP's state values at the event
+	std::vector<NamedValue> stats; // and its counters
 };
 
 // A DEV_SET request; absent fields are not sent.
