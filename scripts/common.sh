@@ -3,6 +3,9 @@
 # shellcheck shell=bash
 
 RXECC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The testbed's traffic classes: DSCPs, priorities, the DSCP map, --tclass.
+# shellcheck source=scripts/testbed.env
+. "$RXECC_TOP/scripts/testbed.env"
 RXECC_CACHE=${RXECC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rxe-cc}
 RXECC_TARBALL=${RXECC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 RXECC_JOBS=${RXECC_JOBS:-$(($(nproc) + 1))}

@@ -19,8 +19,8 @@ run() {
 		--duration 4 incast >/dev/null || die "experiment --prepare-only ($1)"
 	"$EXPVM" "$r" | sed "s/^/# $1: /"
 	check "$1: flows completed" test "${PIPESTATUS[0]}" = 0
-	MARKS=$(flat_value "$r/fabric/summary.flat" s0.r.q3.ecn_marks)
-	QMAX=$(flat_value "$r/fabric/summary.flat" s0.r.q3.max_queue_bytes)
+	MARKS=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.ecn_marks")
+	QMAX=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.max_queue_bytes")
 	CE=$(awk '$1 == "cc_ecn_ce_rcvd" { print $2 }' "$r/hosts/r.counters")
 	log "$1: queue max $QMAX bytes, fabric marked $MARKS, receiver counted $CE CE"
 }

@@ -15,7 +15,7 @@ fabric_host $FAB ff_a 10.9.0.1
 fabric_host $FAB ff_b 10.9.0.2
 fabric_host $FAB ff_c 10.9.0.3
 cat >"$TMP/topo" <<T
-switch s0 buffer=2MB
+switch s0 buffer=2MB dscp=$RXECC_DSCP_PRIO
 port s0:a rate=1G delay=5us attach=if:ff_a
 port s0:b rate=1G delay=5us attach=if:ff_b
 port s0:c rate=1G delay=5us attach=if:ff_c
@@ -33,8 +33,9 @@ check "ping a -> b through the fabric" ip netns exec ff_a ping -c 2 -W 2 10.9.0.
 check "ping c -> a through the fabric" ip netns exec ff_c ping -c 2 -W 2 10.9.0.1
 
 b0=$(fabric_stat s0.b.tx_bytes)
+# the WRITEs on the testbed's data class (scripts/testbed.env)
 if perf_pair write 120 ff_b rxe_ff_b 10.9.0.2 ff_a rxe_ff_a 10.9.0.1 18601 -- \
-	ib_write_bw -F -s 65536 -n 300; then
+	ib_write_bw -F -s 65536 -n 300 --tclass="$RXECC_DATA_TCLASS"; then
 	g=$(gbps "$TMP/write.client")
 	log "RDMA WRITE a -> b: $g Gbit/s"
 	check "RDMA WRITE a -> b moves data" nonzero "$g"
@@ -43,8 +44,8 @@ b1=$(fabric_stat s0.b.tx_bytes)
 # 300 x 64 KiB of payload, plus headers
 check "the fabric carried the WRITEs to b ($((b1 - b0)) bytes)" \
 	test $((b1 - b0)) -ge $((300 * 65536))
-check "the WRITEs left b's port on the data priority" \
-	test "$(fabric_stat s0.b.q0.tx_bytes)" -ge $((300 * 65536))
+check "the WRITEs left b's port on the data priority ($RXECC_DATA_PRIO)" \
+	test "$(fabric_stat "s0.b.q$RXECC_DATA_PRIO.tx_bytes")" -ge $((300 * 65536))
 
 perf_pair send 120 ff_c rxe_ff_c 10.9.0.3 ff_b rxe_ff_b 10.9.0.2 18602 -- \
 	ib_send_bw -F -s 16384 -n 300 && check "SEND b -> c" nonzero "$(gbps "$TMP/send.client")"

@@ -78,7 +78,7 @@ check "victim: the incast lasted 2 s or more" awk -v a="$da" -v b="$db" 'BEGIN {
 check "victim: head-of-line blocking halves it at least" \
 	awk -v x="$alone" -v y="$during" 'BEGIN { exit !(x > 0 && y <= 0.5 * x) }'
 check "victim: the paused link is the inter-switch one" \
-	nonzero "$(flat_value "$v/fabric/summary.flat" s1.s0.q3.xoff_sent)"
+	nonzero "$(flat_value "$v/fabric/summary.flat" "s1.s0.q$RXECC_DATA_PRIO.xoff_sent")"
 check "victim: zero drops" test "$(flat_value "$v/fabric/summary.flat" total_drops)" = 0
 dmesg_check
 ksft_exit

@@ -42,21 +42,23 @@ wait_gid rxe_fr_a 10.9.0.1 && wait_gid rxe_fr_b 10.9.0.2 || ksft_exit
 flow_through() {
 	local mbit=$1 port=$2 tag=$3 spid cpid
 	cat >"$TMP/topo" <<T
-switch s0 buffer=2MB
+switch s0 buffer=2MB dscp=$RXECC_DSCP_PRIO
 port s0:a rate=${mbit}M delay=20us attach=if:fr_a
 port s0:b rate=${mbit}M delay=20us attach=if:fr_b
 route s0 10.9.0.1 a
 route s0 10.9.0.2 b
-pfc s0:* prio=3 xoff=300KB xon=250KB headroom=400KB
+pfc s0:* prio=$RXECC_DATA_PRIO xoff=300KB xon=250KB headroom=400KB
 T
 	fabric_start $FAB "$TMP/topo" "$TMP/tel.$tag"
 	ip netns exec fr_a ping -c 1 -W 2 10.9.0.2 >/dev/null
 	ip netns exec fr_b ib_write_bw -d rxe_fr_b -x "$(gid_index rxe_fr_b 10.9.0.2)" \
-		-p "$port" -F -s 65536 --tclass=104 -u 19 -q 4 -n 1000000 >"$TMP/$tag.srv" 2>&1 &
+		-p "$port" -F -s 65536 --tclass="$RXECC_DATA_TCLASS" -u 19 -q 4 -n 1000000 \
+		>"$TMP/$tag.srv" 2>&1 &
 	spid=$!
 	wait_listen fr_b "$port" || die "server did not start"
 	ip netns exec fr_a ib_write_bw -d rxe_fr_a -x "$(gid_index rxe_fr_a 10.9.0.1)" \
-		-p "$port" -F -s 65536 --tclass=104 -u 19 -q 4 -n 1000000 10.9.0.2 >"$TMP/$tag.cli" 2>&1 &
+		-p "$port" -F -s 65536 --tclass="$RXECC_DATA_TCLASS" -u 19 -q 4 -n 1000000 10.9.0.2 \
+		>"$TMP/$tag.cli" 2>&1 &
 	cpid=$!
 	sleep 3
 	RATE=$(wire_rate fr_b eth0 4 "$OVERHEAD")
@@ -92,7 +94,7 @@ for mbit in $hi $lo; do
 	check "rate within 3% of ${mbit} Mbit/s" awk -v r="$r" -v m="$mbit" \
 		'BEGIN { e = r / (m * 1e6) - 1; exit !(e <= 0.03 && e >= -0.03) }'
 	check "PFC held the sender (${mbit}M): XOFF sent" \
-		nonzero "$(fabric_stat s0.a.q3.xoff_sent)"
+		nonzero "$(fabric_stat "s0.a.q$RXECC_DATA_PRIO.xoff_sent")"
 	drops=$(fabric_drops)
 	check "nothing dropped (${mbit}M)${drops:+: $drops}" test -z "$drops"
 	check "the sender never retransmitted (${mbit}M)" test "$rt" = 0

@@ -12,6 +12,10 @@ KSFT_FAIL=1
 KSFT_SKIP=4
 
 RXECC_TOP=${RXECC_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# The testbed's traffic classes (RXECC_DATA_DSCP, RXECC_DSCP_PRIO, ...): the
+# module is loaded with their DSCP map, topologies and perftest use them.
+# shellcheck source=scripts/testbed.env
+. "$RXECC_TOP/scripts/testbed.env"
 RXECC_MODPROBE=${RXECC_MODPROBE:-modprobe}
 RXECC_RXE_KO=${RXECC_RXE_KO:-$RXECC_TOP/build/module/current/rdma_rxe.ko}
 PERFSTAT=${PERFSTAT:-$RXECC_TOP/build/user/bin/perfstat}
@@ -135,15 +139,11 @@ rxe_unload() {
 	fi
 }
 
-# Load the patched module (its dependencies come from the test kernel).
+# Load the patched module (its dependencies come from the test kernel), its
+# devices with the testbed's DSCP map; rxe_load_params takes more module
+# parameters.
 rxe_load() {
-	[ -f "$RXECC_RXE_KO" ] || die "patched module $RXECC_RXE_KO not built (make module)"
-	rxe_unload || die "cannot unload the previous rdma_rxe"
-	"$RXECC_MODPROBE" -a udp_tunnel ip6_udp_tunnel || die "cannot load udp_tunnel"
-	# The test VM runs under TCG, where a timer wake-up takes about a
-	# millisecond: give the pacer a matching slack.
-	insmod "$RXECC_RXE_KO" cc_pacer_slack_us="${RXECC_PACER_SLACK_US:-2000}" ||
-		die "insmod $RXECC_RXE_KO failed"
+	rxe_load_params "$@"
 }
 
 # Load the test kernel's own, unpatched rdma_rxe.
@@ -320,6 +320,23 @@ rxecc() {
 	"$RXECC" "$@"
 }
 
+# cnp_class_args ALGO [PARAMS]: the words of 'rxecc dev set' that put the
+# CNPs of a device running ALGO on the testbed's class (scripts/testbed.env):
+# cnp_dscp, and the CNP DSCP and priority parameters of an algorithm that
+# has its own (dcqcn: np_cnp_dscp, np_cnp_prio) unless PARAMS
+# (NAME=VALUE,...) sets them. One word per line.
+cnp_class_args() {
+	local algo=$1 params=",${2:-}," table
+	table=$(rxecc algo "$algo") || return 1
+	printf '%s\n' cnp_dscp "$RXECC_CNP_DSCP"
+	if [[ $params != *,np_cnp_dscp=* ]] && grep -qw np_cnp_dscp <<<"$table"; then
+		printf '%s\n' np_cnp_dscp "$RXECC_CNP_DSCP"
+	fi
+	if [[ $params != *,np_cnp_prio=* ]] && grep -qw np_cnp_prio <<<"$table"; then
+		printf '%s\n' np_cnp_prio "$RXECC_CNP_PRIO"
+	fi
+}
+
 # hw_counter DEV NAME: a port counter of an rxe device
 hw_counter() {
 	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
@@ -393,12 +410,15 @@ traffic_stop() {
 }
 
 # rxe_load_params PARAM=VALUE...: rxe_load with further module parameters
-# (e.g. pfc_netdevs=va).
+# (e.g. pfc_netdevs=va); a dscp_prio among them replaces the testbed's.
 rxe_load_params() {
 	[ -f "$RXECC_RXE_KO" ] || die "patched module $RXECC_RXE_KO not built (make module)"
 	rxe_unload || die "cannot unload the previous rdma_rxe"
 	"$RXECC_MODPROBE" -a udp_tunnel ip6_udp_tunnel || die "cannot load udp_tunnel"
-	insmod "$RXECC_RXE_KO" cc_pacer_slack_us="${RXECC_PACER_SLACK_US:-2000}" "$@" ||
+	# The test VM runs under TCG, where a timer wake-up takes about a
+	# millisecond: give the pacer a matching slack.
+	insmod "$RXECC_RXE_KO" cc_pacer_slack_us="${RXECC_PACER_SLACK_US:-2000}" \
+		dscp_prio="$RXECC_DSCP_PRIO" "$@" ||
 		die "insmod $RXECC_RXE_KO $* failed"
 }
 

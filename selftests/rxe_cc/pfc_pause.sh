@@ -3,17 +3,25 @@
 # priority of a flow's DSCP stops its data until the pause, converted with
 # the configured line rate, expires or XON arrives; an 802.3x PAUSE stops
 # every priority. A PAUSE for another priority, a device not named in
-# pfc_netdevs and malformed frames change nothing. A held QP that fails
-# stops waiting. QPs held by a pause and their devices go away cleanly
-# (device removal, namespace exit, rmmod).
+# pfc_netdevs and malformed frames change nothing. The device's DSCP map
+# (module parameter dscp_prio, netlink) decides a QP's priority: changed
+# over netlink, it moves a running QP to another priority. A held QP that
+# fails stops waiting. QPs held by a pause and their devices go away
+# cleanly (device removal, namespace exit, rmmod).
 . "$(dirname "$0")/lib.sh"
 require_root
 
 FABRIC=${RXECC_FABRIC:-$RXECC_TOP/build/user/bin/rxecc-fabric}
 [ -x "$FABRIC" ] || die "$FABRIC not built (make user)"
-# The flows' traffic class: DSCP 26 with ECT(0), priority 3 in the map.
-TCLASS=106
+# The flows' traffic class: the testbed's data DSCP with ECT(0), on the
+# data priority of the map (scripts/testbed.env); OTHER is a priority no
+# flow is on.
+TCLASS=$RXECC_DATA_TCLASS_ECT0
+PRIO=$RXECC_DATA_PRIO
+OTHER=5
+[ "$OTHER" != "$PRIO" ] || OTHER=4
 PARAM=/sys/module/rdma_rxe/parameters/pfc_netdevs
+MAPPARAM=/sys/module/rdma_rxe/parameters/dscp_prio
 
 # pfc NS IF ARGS...: rxecc-fabric send-pfc IF ARGS in namespace NS; the
 # frames go to IF's peer.
@@ -99,6 +107,16 @@ for bad in 'a/b' 'va,,vb' 'name_longer_than_15' 'va vb'; do
 	check "pfc_netdevs rejects '$bad' and keeps its value" \
 		eval "! echo '$bad' >$PARAM 2>/dev/null && [ \"\$(cat $PARAM)\" = va,nx ]"
 done
+# the DSCP map: the testbed's, given at load time, on every new device
+check "dscp_prio reads back $RXECC_DSCP_PRIO" [ "$(cat $MAPPARAM)" = "$RXECC_DSCP_PRIO" ]
+for d in rxe_a rxe_b rxe_c rxe_d; do
+	check "$d has the map of dscp_prio" \
+		eval "rxecc dev show $d | grep -qw 'dscp_prio $RXECC_DSCP_PRIO'"
+done
+for bad in '26:8' '64:1' '26:3,26:4' '26:3,' '26' 'x:1'; do
+	check "dscp_prio rejects '$bad' and keeps its value" \
+		eval "! echo '$bad' >$MAPPARAM 2>/dev/null && [ \"\$(cat $MAPPARAM)\" = '$RXECC_DSCP_PRIO' ]"
+done
 
 # ---- 1. PAUSE for the flow's priority, refreshed for a second ------------
 # 65535 quanta at 5 Mbit/s: each frame pauses for 6.711 s, time enough to
@@ -107,7 +125,7 @@ PAUSE_S=6.711
 rxecc dev set rxe_a line_rate 5M || die "line rate of rxe_a"
 flow_start 19300 pp_b rxe_b 10.9.1.2 pp_a rxe_a 10.9.1.1 va
 base=$(tx_rate pp_a va 1)
-log "flow rxe_a -> rxe_b, DSCP 26: $(mbit "$base") Mbit/s"
+log "flow rxe_a -> rxe_b, DSCP $RXECC_DATA_DSCP: $(mbit "$base") Mbit/s"
 nonzero "$base" || die "the flow sends nothing"
 p0=$(ctr rxe_a pfc_pause_rcvd)
 w0=$(ctr rxe_a pfc_waits)
@@ -116,7 +134,7 @@ u0=$(ctr rxe_a pfc_paused_us)
 # six frames 0.2 s apart from one process, each logged with its wall-clock
 # time ("frame N SECONDS")
 t0=$EPOCHREALTIME
-ip netns exec pp_b "$FABRIC" send-pfc vb --prio 3 --quanta 65535 --count 6 \
+ip netns exec pp_b "$FABRIC" send-pfc vb --prio "$PRIO" --quanta 65535 --count 6 \
 	--interval 200ms >"$TMP/refresh" 2>&1 &
 refresher=$!
 sleep 0.3
@@ -156,10 +174,10 @@ check "pfc_paused_us covers the pause" \
 rxecc dev set rxe_a line_rate 1M || die "line rate of rxe_a"
 r0=$(ctr rxe_a pfc_resume_rcvd)
 t0=$EPOCHREALTIME
-pfc pp_b vb --prio 3 --quanta 65535
+pfc pp_b vb --prio "$PRIO" --quanta 65535
 sleep 0.3
 held=$(tx_rate pp_a va 0.7)
-pfc pp_b vb --prio 3 --quanta 0
+pfc pp_b vb --prio "$PRIO" --quanta 0
 sleep 0.3
 resumed=$(tx_rate pp_a va 1)
 t1=$EPOCHREALTIME
@@ -182,39 +200,78 @@ check "an 802.3x XON resumes it" above "$resumed" "$base" 20
 # ---- 3. a PAUSE for another priority ---------------------------------------
 p0=$(ctr rxe_a pfc_pause_rcvd)
 w0=$(ctr rxe_a pfc_waits)
-pfc pp_b vb --prio 5 --quanta 65535
+pfc pp_b vb --prio "$OTHER" --quanta 65535
 sleep 0.2
 other=$(tx_rate pp_a va 1)
-log "PAUSE of priority 5: $(mbit "$other") Mbit/s"
-check "a PAUSE of priority 5 does not stop DSCP 26" above "$other" "$base" 20
-check "it is honoured for priority 5 but holds no QP" \
+log "PAUSE of priority $OTHER: $(mbit "$other") Mbit/s"
+check "a PAUSE of priority $OTHER does not stop DSCP $RXECC_DATA_DSCP" above "$other" "$base" 20
+check "it is honoured for priority $OTHER but holds no QP" \
 	eval "[ $(($(ctr rxe_a pfc_pause_rcvd) - p0)) = 1 ] && [ $(ctr rxe_a pfc_waits) = $w0 ]"
-pfc pp_b vb --prio 5 --quanta 0
+pfc pp_b vb --prio "$OTHER" --quanta 0
+
+# ---- 3b. the device's DSCP map moves the running QP to another priority ----
+# Over netlink, the map puts the flow's DSCP on priority OTHER: a PAUSE for
+# the data priority no longer holds it, one for OTHER does; with the
+# testbed's map back, the data priority holds it again.
+moved=$RXECC_DATA_DSCP:$OTHER,$RXECC_CNP_DSCP:$RXECC_CNP_PRIO
+check "dev set dscp_prio $moved" rxecc dev set rxe_a dscp_prio "$moved"
+check "dev show has the new map" eval "rxecc dev show rxe_a | grep -qw 'dscp_prio $moved'"
+check "the other devices keep theirs" \
+	eval "rxecc dev show rxe_c | grep -qw 'dscp_prio $RXECC_DSCP_PRIO'"
+w0=$(ctr rxe_a pfc_waits)
+pfc pp_b vb --prio "$PRIO" --quanta 65535
+sleep 0.3
+rate=$(tx_rate pp_a va 1)
+log "DSCP $RXECC_DATA_DSCP on priority $OTHER, PAUSE of priority $PRIO: $(mbit "$rate") Mbit/s"
+check "a PAUSE of priority $PRIO no longer stops DSCP $RXECC_DATA_DSCP" above "$rate" "$base" 20
+check "and holds no QP" [ "$(ctr rxe_a pfc_waits)" = "$w0" ]
+pfc pp_b vb --prio "$PRIO" --quanta 0
+pfc pp_b vb --prio "$OTHER" --quanta 65535
+sleep 0.3
+held=$(tx_rate pp_a va 0.7)
+log "PAUSE of priority $OTHER: $(mbit "$held") Mbit/s"
+check "a PAUSE of priority $OTHER now holds it" below "$held" "$base" 2
+check "and counts a wait" [ "$(ctr rxe_a pfc_waits)" -gt "$w0" ]
+pfc pp_b vb --prio "$OTHER" --quanta 0
+sleep 0.3
+check "its XON resumes it" above "$(tx_rate pp_a va 1)" "$base" 20
+check "dev set dscp_prio back to $RXECC_DSCP_PRIO" rxecc dev set rxe_a dscp_prio "$RXECC_DSCP_PRIO"
+pfc pp_b vb --prio "$PRIO" --quanta 65535
+sleep 0.3
+held=$(tx_rate pp_a va 0.7)
+pfc pp_b vb --prio "$PRIO" --quanta 0
+sleep 0.3
+log "map restored, PAUSE of priority $PRIO: $(mbit "$held") Mbit/s"
+check "with the map restored, a PAUSE of priority $PRIO holds it again" below "$held" "$base" 2
+check "the flow is still running" flow_alive
 
 # ---- 5. malformed and unsupported frames -----------------------------------
 p0=$(ctr rxe_a pfc_pause_rcvd)
 i0=$(ctr rxe_a pfc_ignored)
 w0=$(ctr rxe_a pfc_waits)
-# each asks to pause priority 3 (or all) for 65535 quanta, and is invalid
-ip netns exec pp_b /usr/bin/python3 - vb >"$TMP/bad.out" 2>&1 <<'PY' || fail "cannot send malformed frames"
+# each asks to pause the data priority (or all) for 65535 quanta, and is
+# invalid
+ip netns exec pp_b /usr/bin/python3 - vb "$PRIO" >"$TMP/bad.out" 2>&1 <<'PY' || fail "cannot send malformed frames"
 import socket, struct, sys
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((sys.argv[1], 0))
 src = s.getsockname()[4]
 grp = bytes.fromhex("0180c2000001")
 other = bytes.fromhex("020000000099")
-times = struct.pack("!8H", 0, 0, 0, 0xFFFF, 0, 0, 0, 0)
+prio = int(sys.argv[2])
+times = struct.pack("!8H", *[0xFFFF if n == prio else 0 for n in range(8)])
+vec = 1 << prio
 ctl = b"\x88\x08"
 def pad(f):
     return f + bytes(max(0, 60 - len(f)))
 frames = [
-    grp + src + ctl + struct.pack("!HH", 0x0101, 0x0008) + bytes(6),   # 10 bytes
-    pad(grp + src + ctl + struct.pack("!HH", 0x0002, 0xFFFF)),          # opcode
-    pad(other + src + ctl + struct.pack("!HH", 0x0101, 0x0008) + times),
-    pad(grp + src + ctl + struct.pack("!HH", 0x0101, 0x0108) + times),  # reserved
-    pad(grp + src + ctl + struct.pack("!HH", 0x0101, 0x0000) + times),  # none
+    grp + src + ctl + struct.pack("!HH", 0x0101, vec) + bytes(6),             # 10 bytes
+    pad(grp + src + ctl + struct.pack("!HH", 0x0002, 0xFFFF)),                # opcode
+    pad(other + src + ctl + struct.pack("!HH", 0x0101, vec) + times),
+    pad(grp + src + ctl + struct.pack("!HH", 0x0101, 0x0100 | vec) + times),  # reserved
+    pad(grp + src + ctl + struct.pack("!HH", 0x0101, 0x0000) + times),        # none
     pad(other + src + ctl + struct.pack("!HH", 0x0001, 0xFFFF)),
-    pad(grp + src + b"\x81\x00\x00\x05" + ctl + struct.pack("!HH", 0x0101, 0x0008) + times),
+    pad(grp + src + b"\x81\x00\x00\x05" + ctl + struct.pack("!HH", 0x0101, vec) + times),
 ]
 for f in frames:
     s.send(f)
@@ -234,7 +291,7 @@ flow_stop
 rxecc dev set rxe_c line_rate 1M || die "line rate of rxe_c"
 flow_start 19310 pp_b rxe_d 10.9.2.2 pp_a rxe_c 10.9.2.1 wa
 basec=$(tx_rate pp_a wa 1)
-pfc pp_b wb --prio 3 --quanta 65535
+pfc pp_b wb --prio "$PRIO" --quanta 65535
 pfc pp_b wb --legacy --quanta 65535
 sleep 0.2
 rate=$(tx_rate pp_a wa 1)
@@ -247,7 +304,8 @@ flow_stop
 
 # ---- 7. a held QP that fails is no longer paused ---------------------------
 # rxecc-qptest keeps RDMA WRITEs going from rxe_a to rxe_b over one RC QP
-# (DSCP 26); SIGUSR1 moves that QP to ERR while a 33.5 s pause holds it.
+# (the data DSCP); SIGUSR1 moves that QP to ERR while a 33.5 s pause holds
+# it.
 # Its paused time is accounted when it fails, and it no longer counts as
 # waiting for the pause.
 need_qptest
@@ -258,7 +316,7 @@ if wait_until 60 eval 'grep -qs "^flowing" "$TMP/qptest.out"'; then
 	w0=$(ctr rxe_a pfc_waits)
 	u0=$(ctr rxe_a pfc_paused_us)
 	t0=$EPOCHREALTIME
-	pfc pp_b vb --prio 3 --quanta 65535
+	pfc pp_b vb --prio "$PRIO" --quanta 65535
 	check "rxecc-qptest's QP is held by the pause" \
 		wait_until 10 eval '[ "$(ctr rxe_a pfc_waits)" -gt "$w0" ]'
 	th=$EPOCHREALTIME
@@ -278,7 +336,7 @@ if wait_until 60 eval 'grep -qs "^flowing" "$TMP/qptest.out"'; then
 		awk -v u=$((u1 - u0)) -v h="$th" -v a="$t0" -v b="$t1" -v c="$t2" \
 		'BEGIN { exit !(u >= (b - h) * 0.95e6 && u <= (c - a) * 1e6) }'
 	check "a failed QP no longer counts as paused" [ "$u2" = "$u1" ]
-	pfc pp_b vb --prio 3 --quanta 0
+	pfc pp_b vb --prio "$PRIO" --quanta 0
 else
 	fail "rxecc-qptest: no RDMA WRITE completed"
 fi
@@ -291,7 +349,7 @@ sed 's/^/#   rxecc-qptest: /' "$TMP/qptest.out"
 # ---- 6. teardown with a pause in force and a QP held ------------------------
 flow_start 19320 pp_b rxe_b 10.9.1.2 pp_a rxe_a 10.9.1.1 va
 w0=$(ctr rxe_a pfc_waits)
-pfc pp_b vb --prio 3 --quanta 65535
+pfc pp_b vb --prio "$PRIO" --quanta 65535
 sleep 0.5
 check "the QP is held by the pause" [ "$(ctr rxe_a pfc_waits)" -gt "$w0" ]
 # The device goes while its QP is held: the removal waits for the verbs
@@ -326,7 +384,7 @@ wait_gid rxe_a 10.9.1.1 || ksft_exit
 rxecc dev set rxe_a line_rate 1M || die "line rate of rxe_a"
 flow_start 19330 pp_b rxe_b 10.9.1.2 pp_a rxe_a 10.9.1.1 va
 w0=$(ctr rxe_a pfc_waits)
-pfc pp_b vb --prio 3 --quanta 65535
+pfc pp_b vb --prio "$PRIO" --quanta 65535
 sleep 0.5
 check "the new rxe_a's QP is held" [ "$(ctr rxe_a pfc_waits)" -gt "$w0" ]
 flow_stop

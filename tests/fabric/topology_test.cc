@@ -47,9 +47,14 @@ TEST(TopologyParse, CompleteFile)
 	EXPECT_EQ(s0.strict_mask, 0xc0);
 	EXPECT_EQ(s0.quantum[3], 3000u);
 	EXPECT_EQ(s0.quantum[0], 1500u);
+	// dscp= is the whole map, as rxe's dscp_prio: DSCPs not named are on
+	// priority 0; without it a switch has the conventional map
 	EXPECT_EQ(s0.dscp_to_prio[10], 1);
-	EXPECT_EQ(s0.dscp_to_prio[26], 3);
-	EXPECT_EQ(s0.dscp_to_prio[48], 6);
+	EXPECT_EQ(s0.dscp_to_prio[26], 0);
+	EXPECT_EQ(s0.dscp_to_prio[48], 0);
+	EXPECT_EQ(s1.dscp_to_prio[10], 0);
+	EXPECT_EQ(s1.dscp_to_prio[26], 3);
+	EXPECT_EQ(s1.dscp_to_prio[48], 6);
 
 	ASSERT_EQ(s0.ports.size(), 3u);
 	ASSERT_EQ(s1.ports.size(), 2u);
@@ -191,7 +196,10 @@ INSTANTIATE_TEST_SUITE_P(
 		BadCase{"switch s0 buffer=1MB buffer=2MB\n", 1, "given twice"},
 		BadCase{"switch s0 buffer\n", 1, "expected key=value"},
 		BadCase{"switch s0 buffer=1MB alpha=0\n", 1, "alpha"},
-		BadCase{"switch s0 buffer=1MB dscp=64:1\n", 1, "DSCP '64'"},
+		BadCase{"switch s0 buffer=1MB dscp=64:1\n", 1, "dscp: '64:1': DSCP 64 is not 0..63"},
+		BadCase{"switch s0 buffer=1MB dscp=26:8\n", 1, "dscp: '26:8': priority 8 is not 0..7"},
+		BadCase{"switch s0 buffer=1MB dscp=26:3,26:4\n", 1, "dscp: DSCP 26 is named twice"},
+		BadCase{"switch s0 buffer=1MB dscp=26:3,\n", 1, "dscp: '' is not DSCP:PRIO"},
 		BadCase{"switch s0 buffer=1MB quantum=10\n", 1, "quantum"},
 		BadCase{"switch s/0 buffer=1MB\n", 1, "bad switch name"},
 		BadCase{SW SW, 2, "declared twice"},

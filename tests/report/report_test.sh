@@ -428,11 +428,12 @@ case_traffic() {
 	printf '%s\n%s\n' "$th" 'f2,h2,h0,write,5000,,1000,1,26,20000000,20000000,,,23000000,5000,5,,21,ok' \
 		>"$r/traffic/h2/flows.csv"
 	printf 'flow,bin_start_ns,bytes\nf1,10000000,6000\nf1,11000000,4000\n' >"$r/traffic/h1/bins.csv"
+	# the columns of rxecc monitor -e: fixed, QP counters, state, event
 	{
-		echo time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,dcqcn.cnp_handled,event
-		echo 1000011000000,rxe_h1,17,dcqcn,40000000,,60000,32768,3,
-		echo 1000012000000,rxe_h1,17,dcqcn,30000000,,60000,40000,5,
-		echo 1000012500000,rxe_h1,17,dcqcn,20000000,,,,,rate_dec
+		echo time_ns,dev,qpn,algo,rate_bps,window_bytes,cnp_rx,cnp_tx,ce_rx,pacer_waits,pacer_unused_us,rate_dec,rate_inc,retx_pkts,inflight_bytes,acked_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,dcqcn.cnp_handled,event
+		echo 1000011000000,rxe_h1,17,dcqcn,40000000,,3,0,0,5,0,2,1,0,4096,5000,60000,32768,3,
+		echo 1000012000000,rxe_h1,17,dcqcn,30000000,,5,0,0,6,0,3,1,0,2048,8000,60000,40000,5,
+		echo 1000012500000,rxe_h1,17,dcqcn,20000000,,5,0,0,6,0,4,1,0,2048,8000,60000,30000,5,rate_dec
 	} >"$r/hosts/h1.monitor.csv"
 	report "$r" || return
 	for f in rate queue queue_cdf slowdown flows; do is_png "$r/$f.png"; done

@@ -164,6 +164,53 @@ TEST(Monitor, ParseRows)
 	EXPECT_THROW(parse_monitor("h1", "mon", "time_ns,dev,qpn,algo,rate_bps,window_bytes\nx,d,1,a,,\n"), Error);
 }
 
+TEST(Monitor, ColumnsByNameWithTheQpCounters)
+{
+	// rxecc monitor -e: the QP counters after the fixed columns, then the
+	// state; a column it may add later is ignored
+	std::string csv = "time_ns,dev,qpn,algo,rate_bps,window_bytes,cnp_rx,cnp_tx,ce_rx,pacer_waits,"
+			  "pacer_unused_us,rate_dec,rate_inc,retx_pkts,inflight_bytes,acked_bytes,"
+			  "fixed.rate_kbps,dcqcn.alpha,dcqcn.rate_cuts,future,event\n"
+			  "5,rxe_h1,17,dcqcn,40000000,0,3,0,0,9,12,2,1,4,8192,1000000,,32768,2,x,\n"
+			  "6,rxe_h1,17,dcqcn,30000000,0,4,0,0,9,12,3,1,4,4096,1100000,,30000,3,y,rate_dec\n"
+			  "7,rxe_h1,18,fixed,1000000,0,,,,,,,,,,,1000,,,,\n";
+	MonitorFile m = parse_monitor("h1", "mon", csv);
+	EXPECT_EQ(m.state_columns, (std::vector<std::string>{ "fixed.rate_kbps", "dcqcn.alpha", "dcqcn.rate_cuts" }));
+	EXPECT_EQ(m.counter_columns.size(), 10u);
+	ASSERT_EQ(m.rows.size(), 3u);
+	EXPECT_EQ(m.rows[0].rate_bps, std::optional<std::uint64_t>(40000000));
+	EXPECT_EQ(m.rows[0].state.at("dcqcn.alpha"), 32768u);
+	EXPECT_EQ(m.rows[0].state.count("fixed.rate_kbps"), 0u);
+	EXPECT_EQ(m.rows[0].counters.at("cnp_rx"), 3u);
+	EXPECT_EQ(m.rows[0].counters.at("retx_pkts"), 4u);
+	EXPECT_EQ(m.rows[0].counters.at("acked_bytes"), 1000000u);
+	EXPECT_EQ(m.rows[0].event, "");
+	// an event row carries state and counters too
+	EXPECT_EQ(m.rows[1].event, "rate_dec");
+	EXPECT_EQ(m.rows[1].state.at("dcqcn.rate_cuts"), 3u);
+	EXPECT_EQ(m.rows[1].counters.at("inflight_bytes"), 4096u);
+	// counters not reported are absent, not 0
+	EXPECT_TRUE(m.rows[2].counters.empty());
+	EXPECT_EQ(m.rows[2].state.at("fixed.rate_kbps"), 1000u);
+	// a malformed counter names its column and line
+	try {
+		parse_monitor("h1", "mon", "time_ns,dev,qpn,algo,rate_bps,window_bytes,retx_pkts\n1,d,2,a,,,many\n");
+		ADD_FAILURE() << "no error";
+	} catch (const Error &e) {
+		EXPECT_NE(std::string(e.what()).find("mon:2: retx_pkts 'many' is not a whole number"),
+			  std::string::npos)
+			<< e.what();
+	}
+	// a fixed column missing, wherever the others are
+	try {
+		parse_monitor("h1", "mon", "time_ns,dev,algo,qpn,rate_bps\n");
+		ADD_FAILURE() << "no error";
+	} catch (const Error &e) {
+		EXPECT_NE(std::string(e.what()).find("has no column 'window_bytes'"), std::string::npos)
+			<< e.what();
+	}
+}
+
 namespace {
 
 // The generator's T0: CLOCK_MONOTONIC 1000 s, CLOCK_REALTIME 10 s after

@@ -2,6 +2,8 @@
 //
 // rxecc end to end against the fake kernel: output, errors, exit status and
 // what was (or was not) sent.
+#include <array>
+#include <cerrno>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -10,6 +12,8 @@
 
 #include "fake_kernel.h"
 #include "help.h"
+#include "messages.h"
+#include "nlattr.h"
 
 namespace rxecc::test {
 namespace {
@@ -317,14 +321,16 @@ TEST_F(Cli, DevShowOneDevice)
 	RunResult r = run({ "dev", "show", "rxe0" });
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
-	ASSERT_EQ(l.size(), 5u) << r.out;
+	ASSERT_EQ(l.size(), 6u) << r.out;
+	// The settings, wrapped at 100 columns.
 	EXPECT_EQ(l[0], "rxe0: algo dcqcn line_rate 10Gbit base_rtt 100us ecn on ack_every default "
 			"cnp_dscp 48 ack_dscp own");
-	EXPECT_EQ(l[1], "    dcqcn parameters:");
+	EXPECT_EQ(l[1], "    dscp_prio 26:3,48:6");
+	EXPECT_EQ(l[2], "    dcqcn parameters:");
 	// Wrapped at 100 columns.
-	EXPECT_EQ(l[2], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
+	EXPECT_EQ(l[3], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
 			"rp_ai_rate_kbps 2000");
-	EXPECT_EQ(l[4], "        np_min_time_between_cnps 100us np_cnp_dscp 48");
+	EXPECT_EQ(l[5], "        np_min_time_between_cnps 100us np_cnp_dscp 48");
 	EXPECT_NE(r.out.find("rp_min_dec_fac 50%"), std::string::npos);
 	EXPECT_NE(r.out.find("np_cnp_dscp 48"), std::string::npos);
 	for (const std::string &line : l)
@@ -343,12 +349,14 @@ TEST_F(Cli, DevShowAllDevices)
 	RunResult r = run({ "dev", "show" });
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_NE(r.out.find("\n\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every 4 "
-			     "cnp_dscp 48 ack_dscp 26\n"),
+			     "cnp_dscp 48 ack_dscp 26\n    dscp_prio 26:3,48:6\n"),
 		  std::string::npos)
 		<< r.out;
 	EXPECT_EQ(r.out.find("rxe0: "), 0u);
-	// none has no parameters: nothing after rxe1's line.
-	EXPECT_TRUE(r.out.size() > 12 && r.out.compare(r.out.size() - 12, 12, "ack_dscp 26\n") == 0)
+	// none has no parameters: nothing after rxe1's settings.
+	const std::string tail = "ack_dscp 26\n    dscp_prio 26:3,48:6\n";
+	EXPECT_TRUE(r.out.size() > tail.size() &&
+		    r.out.compare(r.out.size() - tail.size(), tail.size(), tail) == 0)
 		<< r.out;
 }
 
@@ -404,8 +412,63 @@ TEST_F(Cli, DevShowJson)
 	EXPECT_EQ(str(d.at("params_algo")), "dcqcn");
 	EXPECT_EQ(u64(d.at("params").at("rp_ai_rate_kbps")), 2000u);
 	EXPECT_EQ(d.at("params").size(), 11u);
+	EXPECT_EQ(d.at("params_user"), Json::array());
+	EXPECT_EQ(d.at("dscp_prio"), (Json{ { "26", 3 }, { "48", 6 } }));
 	EXPECT_EQ(doc.at(1).at("params").size(), 0u);
 	EXPECT_EQ(doc.at(1).at("ecn"), Json(false));
+}
+
+TEST_F(Cli, DevShowTheDscpMapAndTheParametersTheUserSet)
+{
+	k.devs[0].dscp_prio = {};
+	k.devs[0].dscp_prio[10] = 1;
+	k.devs[0].dscp_prio[46] = 5;
+	k.devs[1].dscp_prio = {};
+	k.devs[0].user["dcqcn"] = { "rp_ai_rate_kbps", "rp_gd" };
+	RunResult r = run({ "dev", "show" });
+	ASSERT_EQ(r.code, 0) << r.err;
+	std::vector<std::string> l = lines(r.out);
+	ASSERT_GE(l.size(), 4u) << r.out;
+	EXPECT_EQ(l[1], "    dscp_prio 10:1,46:5");
+	// a '*' marks the values the user set, and the heading says so
+	EXPECT_EQ(l[2], "    dcqcn parameters (* = set by the user):");
+	EXPECT_EQ(l[3], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
+			"rp_ai_rate_kbps 2000*");
+	EXPECT_NE(r.out.find(" rp_gd 11*\n"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find(" rp_min_rate_kbps 1000 "), std::string::npos) << r.out;
+	// an empty map: every DSCP on priority 0
+	EXPECT_NE(r.out.find("\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every "
+			     "default cnp_dscp 48 ack_dscp own\n    dscp_prio none\n"),
+		  std::string::npos)
+		<< r.out;
+
+	RunResult d = run({ "-d", "dev", "show", "rxe0" });
+	EXPECT_NE(d.out.find("    dcqcn parameters (* = set by the user):\n"), std::string::npos);
+	EXPECT_NE(d.out.find("        rp_ai_rate_kbps           2000*    1..2147483648 kbit/s"),
+		  std::string::npos)
+		<< d.out;
+	EXPECT_NE(d.out.find("        rp_min_rate_kbps          1000     1..2147483648 kbit/s"),
+		  std::string::npos)
+		<< d.out;
+
+	Json doc = parse(run({ "-j", "dev", "show" }).out);
+	EXPECT_EQ(doc.at(0).at("params_user"), (Json{ "rp_ai_rate_kbps", "rp_gd" }));
+	EXPECT_EQ(u64(doc.at(0).at("params").at("rp_ai_rate_kbps")), 2000u);
+	EXPECT_EQ(doc.at(0).at("dscp_prio"), (Json{ { "10", 1 }, { "46", 5 } }));
+	EXPECT_EQ(doc.at(1).at("dscp_prio"), Json::object());
+
+	// the other algorithm's parameters carry their own marks
+	RunResult f = run({ "dev", "show", "rxe0", "algo", "fixed" });
+	EXPECT_NE(f.out.find("    fixed parameters:\n        rate_kbps 100000 window_bytes 0\n"),
+		  std::string::npos)
+		<< f.out;
+	// a parameter set with 'dev set' is marked from then on
+	ASSERT_EQ(run({ "dev", "set", "rxe0", "algo", "fixed", "window_bytes", "64KiB" }).code, 0);
+	f = run({ "dev", "show", "rxe0", "algo", "fixed" });
+	EXPECT_NE(f.out.find("    fixed parameters (* = set by the user):\n"
+			     "        rate_kbps 100000 window_bytes 65536*\n"),
+		  std::string::npos)
+		<< f.out;
 }
 
 TEST_F(Cli, DevShowUnknownDevice)
@@ -598,6 +661,97 @@ TEST_F(Cli, DevSetRejectsBadInputBeforeSendingAndChangesNothing)
 		EXPECT_NE(c.cmd, RXE_CC_CMD_DEV_SET);
 }
 
+TEST_F(Cli, DevSetDscpPrio)
+{
+	ASSERT_EQ(run({ "dev", "set", "rxe1", "dscp_prio", "26:5,48:6,0:1" }).code, 0);
+	std::array<std::uint8_t, 64> want{};
+	want[0] = 1;
+	want[26] = 5;
+	want[48] = 6;
+	EXPECT_EQ(k.devs[1].dscp_prio, want);
+	EXPECT_EQ(k.devs[0].dscp_prio, FakeDev::conventional_dscp_prio()) << "only rxe1";
+	EXPECT_NE(run({ "dev", "show", "rxe1" }).out.find("dscp_prio 0:1,26:5,48:6\n"),
+		  std::string::npos);
+	// empty, or none as 'dev show' prints it: every DSCP on priority 0
+	for (const char *empty : { "", "none" }) {
+		k.devs[1].dscp_prio = want;
+		ASSERT_EQ(run({ "dev", "set", "rxe1", "dscp_prio", empty }).code, 0) << empty;
+		EXPECT_EQ(k.devs[1].dscp_prio, (std::array<std::uint8_t, 64>{})) << empty;
+	}
+	// with other settings, in one request
+	ASSERT_EQ(run({ "dev", "set", "rxe1", "ecn", "on", "dscp_prio", "26:3,48:6" }).code, 0);
+	EXPECT_EQ(k.devs[1].dscp_prio, FakeDev::conventional_dscp_prio());
+	EXPECT_EQ(k.devs[1].ecn, 1);
+
+	const std::vector<std::pair<std::string, std::string>> bad = {
+		{ "26:8", "dscp_prio: '26:8': priority 8 is not 0..7" },
+		{ "64:1", "dscp_prio: '64:1': DSCP 64 is not 0..63" },
+		{ "26:3,26:4", "dscp_prio: DSCP 26 is named twice" },
+		{ "26:3,", "dscp_prio: '' is not DSCP:PRIO (example: 26:3,48:6)" },
+		{ "26=3", "dscp_prio: '26=3' is not DSCP:PRIO" },
+		{ "all", "dscp_prio: 'all' is not DSCP:PRIO" },
+	};
+	const auto before = k.devs[1].dscp_prio;
+	const std::size_t sets = k.count(RXE_CC_CMD_DEV_SET);
+	for (const auto &[map, msg] : bad) {
+		RunResult r = run({ "dev", "set", "rxe1", "dscp_prio", map });
+		EXPECT_EQ(r.code, 2) << map;
+		EXPECT_NE(r.err.find("rxecc: " + msg), std::string::npos) << r.err;
+		EXPECT_EQ(r.connects, 0) << map << ": checked before the kernel is asked";
+	}
+	EXPECT_EQ(k.count(RXE_CC_CMD_DEV_SET), sets);
+	EXPECT_EQ(k.devs[1].dscp_prio, before);
+}
+
+TEST_F(Cli, FakeKernelChecksTheDscpMapAsTheKernelDoes)
+{
+	// What rxecc never sends, the fake refuses as rxe_cc_nl.c does: a
+	// priority above 7, a map that is not 64 bytes.
+	DevSet set;
+	set.dev = "rxe0";
+	set.dscp_prio = DscpPrio{};
+	(*set.dscp_prio)[12] = 9;
+	std::vector<GenlMsg> r;
+	Status s = k.request(dev_set_request(set), false, r);
+	EXPECT_EQ(s.err, ERANGE);
+	EXPECT_EQ(s.extack, "DSCP 12 maps to priority 9, above 7");
+	nl::AttrWriter w;
+	w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
+	std::uint8_t short_map[63] = {};
+	w.put_bytes(RXE_CC_A_DSCP_PRIO, short_map, sizeof(short_map));
+	s = k.request(GenlMsg{ RXE_CC_CMD_DEV_SET, w.bytes() }, false, r);
+	EXPECT_EQ(s.err, EINVAL);
+	EXPECT_EQ(k.devs[0].dscp_prio, FakeDev::conventional_dscp_prio());
+}
+
+TEST_F(Cli, AWarningOfTheKernelGoesToStderrAndTheChangeStands)
+{
+	// 1 ms is shorter than one frame at 1 Mbit/s (8.75 ms): DCQCN accepts
+	// it and warns in the extended ACK of the success.
+	RunResult r = run({ "dev", "set", "rxe0", "line_rate", "1M", "rp_time_reset", "1ms" });
+	EXPECT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "");
+	EXPECT_EQ(r.err, "rxecc: warning: dev set rxe0: dcqcn: a period is shorter than one frame "
+			 "at the maximum rate\n");
+	EXPECT_EQ(k.devs[0].line_rate, 1000000u);
+	bool found = false;
+	for (const auto &[n, v] : k.devs[0].params["dcqcn"])
+		if (n == "rp_time_reset") {
+			EXPECT_EQ(v, 1000u);
+			found = true;
+		}
+	EXPECT_TRUE(found);
+	// QP_SET warns the same way
+	r = run({ "qp", "set", "rxe0", "17", "algo", "dcqcn", "rp_time_reset", "2ms" });
+	EXPECT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.err, "rxecc: warning: qp set rxe0 17: dcqcn: a period is shorter than one frame "
+			 "at the maximum rate\n");
+	// and a setting beyond doubt gets no warning
+	r = run({ "dev", "set", "rxe0", "rp_time_reset", "20ms" });
+	EXPECT_EQ(r.code, 0);
+	EXPECT_EQ(r.err, "");
+}
+
 TEST_F(Cli, DevSetUnknownDeviceIsFoundBeforeWriting)
 {
 	RunResult r = run({ "dev", "set", "rxe7", "ecn", "on" });
@@ -641,10 +795,14 @@ TEST_F(Cli, QpShowAll)
 {
 	RunResult r = run({ "qp", "show" });
 	ASSERT_EQ(r.code, 0) << r.err;
-	EXPECT_EQ(r.out, "rxe0 qpn 17 algo dcqcn rate 8.5Gbit window none\n"
+	// bytes in flight and acknowledged and retransmitted packets, when
+	// the kernel reports them (QP 5 has no counters here)
+	EXPECT_EQ(r.out, "rxe0 qpn 17 algo dcqcn rate 8.5Gbit window none inflight 4KiB "
+			 "acked 123456789B retx 2\n"
 			 "    limited 1 rate_kbps 8500000 target_rate_kbps 10000000 alpha 0.2500 "
 			 "rate_cuts 3\n"
-			 "rxe0 qpn 18 algo fixed rate 100Mbit window 64KiB\n"
+			 "rxe0 qpn 18 algo fixed rate 100Mbit window 64KiB inflight 64KiB acked 1MiB "
+			 "retx 0\n"
 			 "    rate_kbps 100000 window_bytes 65536\n"
 			 "rxe1 qpn 5 algo none rate unpaced window none\n");
 	EXPECT_EQ(k.count(RXE_CC_CMD_QP_GET), 2u); // one dump per device
@@ -670,7 +828,11 @@ TEST_F(Cli, QpShowDetails)
 	EXPECT_NE(r.out.find("    parameters:\n        rp_clamp_tgt_rate 0 rp_time_reset 30000us"),
 		  std::string::npos)
 		<< r.out;
-	EXPECT_NE(r.out.find("    counters:\n        cnp_handled 5\n"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("    counters:\n        cnp_rx 5 cnp_tx 0 ce_rx 0 pacer_waits 7 "
+			     "pacer_unused_us 12 rate_dec 3 rate_inc 1 retx_pkts 2\n"
+			     "        inflight_bytes 4096 acked_bytes 123456789\n"),
+		  std::string::npos)
+		<< r.out;
 }
 
 TEST_F(Cli, QpShowStateAsRepeatedTopLevelNests)
@@ -691,12 +853,18 @@ TEST_F(Cli, QpShowJson)
 	EXPECT_EQ(u64(doc.at(0).at("rate_bps")), 8500000000u);
 	EXPECT_EQ(u64(doc.at(0).at("window_bytes")), 0u);
 	EXPECT_EQ(u64(doc.at(0).at("state").at("alpha")), 16384u);
+	EXPECT_EQ(u64(doc.at(0).at("inflight_bytes")), 4096u);
+	EXPECT_EQ(u64(doc.at(0).at("acked_bytes")), 123456789u);
+	EXPECT_EQ(u64(doc.at(0).at("retx_pkts")), 2u);
 	EXPECT_FALSE(doc.at(0).contains("params"));
+	EXPECT_FALSE(doc.at(0).contains("stats"));
 	EXPECT_EQ(doc.at(2).at("state").size(), 0u);
+	EXPECT_FALSE(doc.at(2).contains("retx_pkts")) << "not reported, not 0";
 	RunResult d = run({ "-j", "-d", "qp", "show", "rxe0", "17" });
 	Json dd = parse(d.out);
 	EXPECT_EQ(u64(dd.at(0).at("params").at("rp_ai_rate_kbps")), 2000u);
-	EXPECT_EQ(u64(dd.at(0).at("stats").at("cnp_handled")), 5u);
+	EXPECT_EQ(u64(dd.at(0).at("stats").at("cnp_rx")), 5u);
+	EXPECT_EQ(dd.at(0).at("stats").size(), 10u);
 	EXPECT_EQ(run({ "-j", "qp", "show", "rxe1", "5" }).out.find("[{\"dev\":\"rxe1\",\"qpn\":5,"),
 		  0u);
 	// No QPs: an empty list, and nothing at all for people.
@@ -955,14 +1123,21 @@ TEST_F(Cli, MonitorWritesACsvTimeSeries)
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_EQ(l.size(), 1u + 3u * 3u) << r.out;
-	EXPECT_EQ(l[0], "time_ns,dev,qpn,algo,rate_bps,window_bytes,fixed.rate_kbps,"
-			"fixed.window_bytes,dcqcn.limited,dcqcn.rate_kbps,dcqcn.target_rate_kbps,"
-			"dcqcn.alpha,dcqcn.rate_cuts");
-	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,7500000000,0,,,1,7500000,10000000,16384,3");
-	EXPECT_EQ(l[2], "1000000000,rxe0,18,fixed,100000000,65536,100000,65536,,,,,");
-	EXPECT_EQ(l[3], "1000000000,rxe1,5,none,0,0,,,,,,,");
-	EXPECT_EQ(l[4], "1100000000,rxe0,17,dcqcn,6500000000,0,,,1,6500000,10000000,16384,3");
-	EXPECT_EQ(l[7], "1200000000,rxe0,17,dcqcn,5500000000,0,,,1,5500000,10000000,16384,3");
+	// the fixed columns, the QP counters, the state of every algorithm
+	EXPECT_EQ(l[0], "time_ns,dev,qpn,algo,rate_bps,window_bytes,cnp_rx,cnp_tx,ce_rx,pacer_waits,"
+			"pacer_unused_us,rate_dec,rate_inc,retx_pkts,inflight_bytes,acked_bytes,"
+			"fixed.rate_kbps,fixed.window_bytes,dcqcn.limited,dcqcn.rate_kbps,"
+			"dcqcn.target_rate_kbps,dcqcn.alpha,dcqcn.rate_cuts");
+	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,7500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
+			"7500000,10000000,16384,3");
+	EXPECT_EQ(l[2], "1000000000,rxe0,18,fixed,100000000,65536,0,0,0,0,0,0,0,0,65536,1048576,"
+			"100000,65536,,,,,");
+	// counters the kernel did not report are empty, not 0
+	EXPECT_EQ(l[3], "1000000000,rxe1,5,none,0,0,,,,,,,,,,,,,,,,,");
+	EXPECT_EQ(l[4], "1100000000,rxe0,17,dcqcn,6500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
+			"6500000,10000000,16384,3");
+	EXPECT_EQ(l[7], "1200000000,rxe0,17,dcqcn,5500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
+			"5500000,10000000,16384,3");
 	EXPECT_EQ(clock.sleeps,
 		  (std::vector<std::uint64_t>{ 1000000000ULL, 1100000000ULL, 1200000000ULL }));
 	EXPECT_TRUE(clock.signals_caught);
@@ -975,7 +1150,7 @@ TEST_F(Cli, MonitorOneDeviceForADuration)
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_EQ(l.size(), 5u) << r.out; // polls at 0, 250, 500, 750 ms
-	EXPECT_EQ(l[4], "1750000000,rxe1,5,none,0,0,,,,,,,");
+	EXPECT_EQ(l[4], "1750000000,rxe1,5,none,0,0,,,,,,,,,,,,,,,,,");
 	EXPECT_EQ(clock.now, 2000000000u) << "runs for the whole second";
 }
 
@@ -997,21 +1172,44 @@ TEST_F(Cli, MonitorToAFile)
 
 TEST_F(Cli, MonitorWithEvents)
 {
+	// An event carries the QP's state and counters at its time.
 	k.events.emplace_back(1050000000ULL,
 			      FakeKernel::rate_event("rxe0", 17, "dcqcn", 4000000000ULL, 0, 1049000000ULL,
-						     RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT));
+						     RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT,
+						     { { "limited", 1 },
+						       { "rate_kbps", 4000000 },
+						       { "target_rate_kbps", 8500000 },
+						       { "alpha", 20000 },
+						       { "rate_cuts", 4 } },
+						     { { "cnp_rx", 6 },
+						       { "cnp_tx", 0 },
+						       { "ce_rx", 0 },
+						       { "pacer_waits", 9 },
+						       { "pacer_unused_us", 12 },
+						       { "rate_dec", 4 },
+						       { "rate_inc", 1 },
+						       { "retx_pkts", 2 },
+						       { "inflight_bytes", 8192 },
+						       { "acked_bytes", 123500000 } }));
 	k.events.emplace_back(1060000000ULL,
 			      FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 1059000000ULL, 1U << 7));
+	// an event of a kernel that sends neither: those columns stay empty
+	k.events.emplace_back(1070000000ULL,
+			      FakeKernel::rate_event("rxe0", 18, "fixed", 1000000, 0, 1069000000ULL,
+						     RXE_CC_EVENT_RATE_DEC));
 	RunResult r = run({ "monitor", "rxe0", "-e", "-c", "2", "-i", "100" });
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_TRUE(k.subscribed);
 	std::vector<std::string> l = lines(r.out);
-	ASSERT_EQ(l.size(), 1u + 2u + 1u + 2u) << r.out;
+	ASSERT_EQ(l.size(), 1u + 2u + 2u + 2u) << r.out;
 	EXPECT_EQ(l[0].substr(l[0].size() - 22), ",dcqcn.rate_cuts,event");
-	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,8500000000,0,,,1,8500000,10000000,16384,3,");
-	// The event row between the polls; rxe1's event is filtered out.
-	EXPECT_EQ(l[3], "1049000000,rxe0,17,dcqcn,4000000000,0,,,,,,,,rate_dec|limit");
-	EXPECT_EQ(l[4].substr(0, 11), "1100000000,");
+	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,8500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
+			"8500000,10000000,16384,3,");
+	// The event rows between the polls; rxe1's event is filtered out.
+	EXPECT_EQ(l[3], "1049000000,rxe0,17,dcqcn,4000000000,0,6,0,0,9,12,4,1,2,8192,123500000,,,1,"
+			"4000000,8500000,20000,4,rate_dec|limit");
+	EXPECT_EQ(l[4], "1069000000,rxe0,18,fixed,1000000,0,,,,,,,,,,,,,,,,,,rate_dec");
+	EXPECT_EQ(l[5].substr(0, 11), "1100000000,");
 	// Unknown bits are shown in hex.
 	k.events.emplace_back(clock.now + 1,
 			      FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 7, RXE_CC_EVENT_RELEASE | 0x40));

@@ -78,7 +78,8 @@ Err einval(std::string msg)
 
 // Walks the attributes at `data` as the kernel's strict validation does:
 // known types only, exact sizes, NUL-terminated strings, NLA_F_NESTED on
-// nests, no trailing bytes. `kinds[type]` is 's', '1', '4', '8' or 'n'.
+// nests, no trailing bytes. `kinds[type]` is 's', '1', '4', '8', 'n' or 'm'
+// (the 64 bytes of a DSCP map).
 Err strict(void *data, int len, const std::map<int, char> &kinds, const char *where)
 {
 	int rem = len;
@@ -100,6 +101,7 @@ Err strict(void *data, int len, const std::map<int, char> &kinds, const char *wh
 		case '4': ok = n == 4; break;
 		case '8': ok = n == 8; break;
 		case 'n': ok = (a->nla_type & NLA_F_NESTED) != 0; break;
+		case 'm': ok = n == RXE_CC_DSCPS; break; // NLA_POLICY_EXACT_LEN
 		default: break;
 		}
 		if (!ok)
@@ -129,7 +131,7 @@ Err parse(const GenlMsg &g, Request &r)
 		{ RXE_CC_A_DEV_NAME, 's' },  { RXE_CC_A_ALGO, 's' },	 { RXE_CC_A_PARAMS, 'n' },
 		{ RXE_CC_A_LINE_RATE, '8' }, { RXE_CC_A_BASE_RTT_NS, '8' }, { RXE_CC_A_ECN, '1' },
 		{ RXE_CC_A_ACK_EVERY, '4' }, { RXE_CC_A_CNP_DSCP, '1' },	 { RXE_CC_A_ACK_DSCP, '1' },
-		{ RXE_CC_A_QPN, '4' },
+		{ RXE_CC_A_QPN, '4' },	     { RXE_CC_A_DSCP_PRIO, 'm' },
 	};
 	int len = static_cast<int>(g.attrs.size());
 	Err e = strict(r.buf.data(), len, top, "request");
@@ -206,7 +208,28 @@ Err apply_params(const FakeAlgo &a, const std::vector<std::pair<std::string, std
 	return {};
 }
 
+// The warning the kernel's DCQCN gives in the extended ACK of a success
+// when a period is shorter than one frame (1024 bytes of payload and 70 of
+// headers) at the line rate; "" if none. A model of dcqcn_warning().
+std::string dcqcn_warning(const Values &vals, std::uint64_t line_rate_bps)
+{
+	if (!line_rate_bps)
+		return {};
+	const std::uint64_t frame_ns = (1024 + 70) * 8 * 1000000000ULL / line_rate_bps;
+	if (get_value(vals, "rp_time_reset") * 1000 < frame_ns)
+		return "dcqcn: a period is shorter than one frame at the maximum rate";
+	return {};
+}
+
 } // namespace
+
+std::array<std::uint8_t, 64> FakeDev::conventional_dscp_prio()
+{
+	std::array<std::uint8_t, 64> m{};
+	m[26] = 3;
+	m[48] = 6;
+	return m;
+}
 
 Values FakeAlgo::defaults() const
 {
@@ -301,7 +324,10 @@ void FakeKernel::standard_setup()
 	q17.rate = 8500000000ULL;
 	q17.state = { { "limited", 1 },	      { "rate_kbps", 8500000 }, { "target_rate_kbps", 10000000 },
 		      { "alpha", 16384 },	      { "rate_cuts", 3 } };
-	q17.stats = { { "cnp_handled", 5 } };
+	q17.stats = { { "cnp_rx", 5 },	       { "cnp_tx", 0 },	       { "ce_rx", 0 },
+		      { "pacer_waits", 7 },    { "pacer_unused_us", 12 }, { "rate_dec", 3 },
+		      { "rate_inc", 1 },       { "retx_pkts", 2 },	       { "inflight_bytes", 4096 },
+		      { "acked_bytes", 123456789 } };
 	FakeQp q18;
 	q18.qpn = 18;
 	q18.algo = "fixed";
@@ -309,6 +335,10 @@ void FakeKernel::standard_setup()
 	q18.rate = 100000000ULL;
 	q18.window = 65536;
 	q18.state = { { "rate_kbps", 100000 }, { "window_bytes", 65536 } };
+	q18.stats = { { "cnp_rx", 0 },	       { "cnp_tx", 0 },	       { "ce_rx", 0 },
+		      { "pacer_waits", 0 },    { "pacer_unused_us", 0 }, { "rate_dec", 0 },
+		      { "rate_inc", 0 },       { "retx_pkts", 0 },	       { "inflight_bytes", 65536 },
+		      { "acked_bytes", 1048576 } };
 	rxe0.qps = { q17, q18 };
 
 	FakeDev rxe1;
@@ -382,15 +412,26 @@ GenlMsg dev_msg(const FakeDev &d, const std::string &palgo)
 	b.u32(RXE_CC_A_DEV_INDEX, d.index);
 	b.str(RXE_CC_A_ALGO, d.algo);
 	auto it = d.params.find(palgo);
-	if (it != d.params.end() && !it->second.empty())
-		b.named_values(RXE_CC_A_PARAMS, RXE_CC_A_PARAM, RXE_CC_A_P_NAME, RXE_CC_A_P_VALUE,
-			       it->second, false, 0);
+	if (it != d.params.end() && !it->second.empty()) {
+		auto user = d.user.find(palgo);
+		struct nlattr *l = b.nest(RXE_CC_A_PARAMS);
+		for (const auto &[name, value] : it->second) {
+			struct nlattr *i = b.nest(RXE_CC_A_PARAM);
+			b.str(RXE_CC_A_P_NAME, name);
+			b.u32(RXE_CC_A_P_VALUE, static_cast<std::uint32_t>(value));
+			if (user != d.user.end() && user->second.count(name))
+				nla_put_flag(b.m(), RXE_CC_A_P_USER);
+			b.end(i);
+		}
+		b.end(l);
+	}
 	b.u64(RXE_CC_A_LINE_RATE, d.line_rate, RXE_CC_A_PAD);
 	b.u64(RXE_CC_A_BASE_RTT_NS, d.base_rtt, RXE_CC_A_PAD);
 	b.u8(RXE_CC_A_ECN, d.ecn);
 	b.u32(RXE_CC_A_ACK_EVERY, d.ack_every);
 	b.u8(RXE_CC_A_CNP_DSCP, d.cnp_dscp);
 	b.u8(RXE_CC_A_ACK_DSCP, d.ack_dscp);
+	nla_put(b.m(), RXE_CC_A_DSCP_PRIO, RXE_CC_DSCPS, d.dscp_prio.data());
 	return b.take(RXE_CC_CMD_DEV_GET);
 }
 
@@ -435,7 +476,7 @@ GenlMsg stats_msg(const FakeDev &d)
 
 GenlMsg FakeKernel::rate_event(const std::string &dev, std::uint32_t qpn, const std::string &algo,
 			       std::uint64_t rate, std::uint64_t window, std::uint64_t time_ns,
-			       std::uint32_t ev)
+			       std::uint32_t ev, const Values &state, const Values &stats)
 {
 	Builder b;
 	b.str(RXE_CC_A_DEV_NAME, dev);
@@ -445,6 +486,10 @@ GenlMsg FakeKernel::rate_event(const std::string &dev, std::uint32_t qpn, const 
 	b.u64(RXE_CC_A_WINDOW, window, RXE_CC_A_PAD);
 	b.u64(RXE_CC_A_TIME_NS, time_ns, RXE_CC_A_PAD);
 	b.u32(RXE_CC_A_EVENT, ev);
+	b.named_values(RXE_CC_A_STATE_NAMES, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE, state,
+		       true, RXE_CC_A_S_PAD);
+	b.named_values(RXE_CC_A_QP_STATS, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE, stats,
+		       true, RXE_CC_A_ST_PAD);
 	return b.take(RXE_CC_CMD_RATE_EVENT);
 }
 
@@ -533,6 +578,8 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 			Err pe = apply_params(*algo(n.algo), r.params, n.params[n.algo]);
 			if (pe.err)
 				return Status::kernel(pe.err, pe.msg);
+			for (const auto &p : r.params)
+				n.user[n.algo].insert(p.first);
 		}
 		if (r.tb[RXE_CC_A_LINE_RATE])
 			n.line_rate = nla_get_u64(r.tb[RXE_CC_A_LINE_RATE]);
@@ -558,8 +605,21 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 				return Status::kernel(EINVAL, "ACK_DSCP above 63");
 			n.ack_dscp = v;
 		}
+		if (struct nlattr *m = r.tb[RXE_CC_A_DSCP_PRIO]) {
+			const auto *prio = static_cast<const std::uint8_t *>(nla_data(m));
+			for (unsigned ds = 0; ds < RXE_CC_DSCPS; ++ds)
+				if (prio[ds] > 7)
+					return Status::kernel(ERANGE, "DSCP " + std::to_string(ds) +
+									      " maps to priority " +
+									      std::to_string(prio[ds]) +
+									      ", above 7");
+			std::copy(prio, prio + RXE_CC_DSCPS, n.dscp_prio.begin());
+		}
 		*d = n;
-		return Status();
+		Status ok;
+		if (n.algo == "dcqcn")
+			ok.extack = dcqcn_warning(n.params[n.algo], n.line_rate);
+		return ok;
 	}
 
 	case RXE_CC_CMD_QP_GET: {
@@ -600,7 +660,10 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 		q->state.clear();
 		for (const auto &[name, unit] : a->state)
 			q->state.emplace_back(name, 0);
-		return Status();
+		Status ok;
+		if (a->name == "dcqcn")
+			ok.extack = dcqcn_warning(vals, d->line_rate);
+		return ok;
 	}
 
 	case RXE_CC_CMD_STATS_GET:

@@ -4,14 +4,17 @@
 // algorithms, parses requests with libnl's own attribute parser (with the
 // strict checks of the kernel's policies: exact sizes, NLA_F_NESTED),
 // answers with messages built by libnl, range-checks writes all-or-nothing
-// with extack messages, and records every request. Its errnos, messages and
-// reply layout follow drivers/infiniband/sw/rxe/rxe_cc_nl.c.
+// with extack messages, warns about a doubtful DCQCN setting in the extack
+// of a success, and records every request. Its errnos, messages and reply
+// layout follow drivers/infiniband/sw/rxe/rxe_cc_nl.c.
 #ifndef RXECC_TEST_FAKE_KERNEL_H
 #define RXECC_TEST_FAKE_KERNEL_H
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -56,12 +59,18 @@ struct FakeDev {
 	std::uint32_t index = 0;
 	std::string algo = "none";
 	std::map<std::string, Values> params; // per algorithm
+	// per algorithm, the parameters the user set (RXE_CC_A_P_USER)
+	std::map<std::string, std::set<std::string>> user;
 	std::uint64_t line_rate = 0, base_rtt = 0;
 	std::uint8_t ecn = 0;
 	std::uint32_t ack_every = 0;
 	std::uint8_t cnp_dscp = 48, ack_dscp = 255;
+	// priority of each DSCP; the module parameter's default 26:3,48:6
+	std::array<std::uint8_t, 64> dscp_prio = conventional_dscp_prio();
 	std::vector<FakeQp> qps;
 	Values stats;
+
+	static std::array<std::uint8_t, 64> conventional_dscp_prio();
 
 	FakeQp *qp(std::uint32_t qpn);
 };
@@ -128,10 +137,11 @@ public:
 	FakeDev *dev(const std::string &name);
 	const FakeAlgo *algo(const std::string &name) const;
 
-	// A RATE_EVENT message as the kernel would multicast it.
+	// A RATE_EVENT message as the kernel would multicast it, with the
+	// QP's state values (STATE_NAMES) and counters (QP_STATS).
 	static GenlMsg rate_event(const std::string &dev, std::uint32_t qpn, const std::string &algo,
 				  std::uint64_t rate, std::uint64_t window, std::uint64_t time_ns,
-				  std::uint32_t ev);
+				  std::uint32_t ev, const Values &state = {}, const Values &stats = {});
 
 private:
 	FakeClock *clock_;

@@ -70,7 +70,7 @@ TEST(ManPage, KeywordsUnitsAndFormatsAgreeWithTheHelp)
 	const std::string man = man_text();
 	const std::string dev_set(help_text("dev set"));
 	for (const char *kw : { "line_rate", "base_rtt", "ecn", "ack_every", "cnp_dscp", "ack_dscp",
-				"own", "auto", "default" }) {
+				"dscp_prio", "own", "auto", "default", "none", "26:3,48:6" }) {
 		EXPECT_NE(dev_set.find(kw), std::string::npos) << kw;
 		EXPECT_NE(man.find(kw), std::string::npos) << kw;
 	}
@@ -83,6 +83,20 @@ TEST(ManPage, KeywordsUnitsAndFormatsAgreeWithTheHelp)
 	const std::string csv = "time_ns,dev,qpn,algo,rate_bps,window_bytes";
 	EXPECT_NE(std::string(help_text("monitor")).find(csv), std::string::npos);
 	EXPECT_NE(man.find(csv), std::string::npos);
+	// every counter column of 'monitor' (tests/rxecc/cli_test.cc checks
+	// the header) is explained in both
+	for (const char *c : { "cnp_rx", "cnp_tx", "ce_rx", "pacer_waits", "pacer_unused_us", "rate_dec",
+			       "rate_inc", "retx_pkts", "inflight_bytes", "acked_bytes" }) {
+		std::regex col("\n  " + std::string(c) + " +[A-Za-z]");
+		EXPECT_TRUE(std::regex_search(std::string(help_text("monitor")), col)) << c;
+		EXPECT_NE(man.find(".B " + std::string(c) + "\n"), std::string::npos) << c;
+	}
+	// what a '*' in 'dev show' means, and where warnings go
+	EXPECT_NE(std::string(help_text("dev show")).find("A '*' after a value marks a parameter you set"),
+		  std::string::npos);
+	EXPECT_NE(man.find("after a value marks a parameter you set"), std::string::npos);
+	EXPECT_NE(std::string(help_text("")).find("rxecc: warning: ..."), std::string::npos);
+	EXPECT_NE(man.find("rxecc: warning:"), std::string::npos);
 	EXPECT_NE(man.find("CAP_NET_ADMIN"), std::string::npos);
 	EXPECT_NE(man.find("0.1.0"), std::string::npos) << "the version of rxecc --version";
 }

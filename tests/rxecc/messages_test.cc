@@ -152,6 +152,22 @@ TEST(Requests, DevSetCarriesExactlyTheGivenFields)
 	EXPECT_EQ(got, (std::vector<std::pair<std::string, std::uint32_t>>{ { "rp_gd", 12 },
 									      { "rp_ai_rate_kbps",
 										5000 } }));
+	EXPECT_EQ(v.tb[RXE_CC_A_DSCP_PRIO], nullptr);
+}
+
+TEST(Requests, DevSetDscpPrioIsTheWhole64ByteMap)
+{
+	DevSet set;
+	set.dev = "rxe0";
+	set.dscp_prio = DscpPrio{};
+	(*set.dscp_prio)[26] = 5;
+	(*set.dscp_prio)[63] = 7;
+	LibnlView v(dev_set_request(set).attrs);
+	ASSERT_NE(v.tb[RXE_CC_A_DSCP_PRIO], nullptr);
+	ASSERT_EQ(nla_len(v.tb[RXE_CC_A_DSCP_PRIO]), RXE_CC_DSCPS);
+	const auto *m = static_cast<const std::uint8_t *>(nla_data(v.tb[RXE_CC_A_DSCP_PRIO]));
+	for (int d = 0; d < RXE_CC_DSCPS; ++d)
+		EXPECT_EQ(m[d], d == 26 ? 5 : d == 63 ? 7 : 0) << d;
 }
 
 TEST(Requests, GetsAndQpSet)
@@ -221,6 +237,53 @@ TEST(Replies, DeviceWithPadAttributes)
 	EXPECT_EQ(d.ack_dscp, std::optional<std::uint64_t>(255));
 	ASSERT_EQ(d.params.size(), 11u);
 	EXPECT_EQ(d.params[3], (NamedValue{ "rp_ai_rate_kbps", 2000 }));
+	EXPECT_TRUE(d.user_params.empty());
+	ASSERT_TRUE(d.dscp_prio);
+	for (std::size_t i = 0; i < d.dscp_prio->size(); ++i)
+		EXPECT_EQ((*d.dscp_prio)[i], i == 26 ? 3 : i == 48 ? 6 : 0) << i;
+}
+
+TEST(Replies, DeviceParametersTheUserSet)
+{
+	test::FakeKernel k;
+	k.standard_setup();
+	k.devs[0].user["dcqcn"] = { "rp_gd", "rp_ai_rate_kbps" };
+	k.devs[0].user["fixed"] = { "rate_kbps" };
+	std::vector<GenlMsg> r;
+	ASSERT_TRUE(k.request(dev_get_request("rxe0"), false, r).ok());
+	DevInfo d;
+	ASSERT_TRUE(decode_dev(r[0], d).ok());
+	// in the order of the parameter table, only those with the flag
+	EXPECT_EQ(d.user_params, (std::vector<std::string>{ "rp_ai_rate_kbps", "rp_gd" }));
+	EXPECT_TRUE(d.user_set("rp_gd"));
+	EXPECT_FALSE(d.user_set("rp_min_rate_kbps"));
+	EXPECT_FALSE(d.user_set("rate_kbps")) << "another algorithm's";
+}
+
+TEST(Replies, DeviceDscpMapMustBe64PrioritiesOf0To7)
+{
+	for (std::size_t len : { std::size_t{ 0 }, std::size_t{ 63 }, std::size_t{ 65 } }) {
+		nl::AttrWriter w;
+		w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
+		std::vector<std::uint8_t> m(len, 0);
+		w.put_bytes(RXE_CC_A_DSCP_PRIO, m.data(), m.size());
+		DevInfo d;
+		Status s = decode_dev(GenlMsg{ RXE_CC_CMD_DEV_GET, w.bytes() }, d);
+		EXPECT_EQ(s.kind, Status::kMalformed) << len;
+		EXPECT_NE(s.detail.find("DSCP_PRIO has " + std::to_string(len) + " bytes, not 64"),
+			  std::string::npos)
+			<< s.detail;
+	}
+	nl::AttrWriter w;
+	w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
+	std::vector<std::uint8_t> m(64, 0);
+	m[40] = 8;
+	w.put_bytes(RXE_CC_A_DSCP_PRIO, m.data(), m.size());
+	DevInfo d;
+	Status s = decode_dev(GenlMsg{ RXE_CC_CMD_DEV_GET, w.bytes() }, d);
+	EXPECT_EQ(s.kind, Status::kMalformed);
+	EXPECT_NE(s.detail.find("DSCP_PRIO puts DSCP 40 on priority 8, above 7"), std::string::npos)
+		<< s.detail;
 }
 
 TEST(Replies, QpStateInEitherLayout)
@@ -240,8 +303,10 @@ TEST(Replies, QpStateInEitherLayout)
 		EXPECT_EQ(q.window_bytes, std::optional<std::uint64_t>(0));
 		ASSERT_EQ(q.state.size(), 5u) << "nest " << nest;
 		EXPECT_EQ(q.state[3], (NamedValue{ "alpha", 16384 }));
-		ASSERT_EQ(q.stats.size(), 1u);
-		EXPECT_EQ(q.stats[0], (NamedValue{ "cnp_handled", 5 }));
+		ASSERT_EQ(q.stats.size(), 10u);
+		EXPECT_EQ(q.stats[0], (NamedValue{ "cnp_rx", 5 }));
+		EXPECT_EQ(q.stats[7], (NamedValue{ "retx_pkts", 2 }));
+		EXPECT_EQ(q.stats[9], (NamedValue{ "acked_bytes", 123456789 }));
 		EXPECT_EQ(q.params.size(), 11u);
 	}
 }
@@ -266,8 +331,38 @@ TEST(Replies, StatsAndEvents)
 	EXPECT_EQ(ev.rate_bps, std::optional<std::uint64_t>(5000000000ULL));
 	EXPECT_EQ(ev.time_ns, std::optional<std::uint64_t>(123));
 	EXPECT_EQ(ev.events, RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT);
+	EXPECT_TRUE(ev.state.empty());
+	EXPECT_TRUE(ev.stats.empty());
+	// the state and counters the event carries
+	m = test::FakeKernel::rate_event("rxe0", 17, "dcqcn", 5000000000ULL, 0, 123, RXE_CC_EVENT_RATE_DEC,
+					 { { "alpha", 32768 }, { "rate_cuts", 4 } },
+					 { { "cnp_rx", 6 }, { "retx_pkts", 1 } });
+	ASSERT_TRUE(decode_rate_event(m, ev).ok());
+	EXPECT_EQ(ev.state, (std::vector<NamedValue>{ { "alpha", 32768 }, { "rate_cuts", 4 } }));
+	EXPECT_EQ(ev.stats, (std::vector<NamedValue>{ { "cnp_rx", 6 }, { "retx_pkts", 1 } }));
 	m.cmd = RXE_CC_CMD_QP_GET;
 	EXPECT_EQ(decode_rate_event(m, ev).kind, Status::kMalformed);
+}
+
+TEST(Replies, AValueIsNeverReadAsZeroWhenItIsMissing)
+{
+	// A counter nest with a name and no value breaks the ABI.
+	nl::AttrWriter w;
+	w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
+	w.put_u32(RXE_CC_A_QPN, 17);
+	std::size_t list = w.begin_nest(RXE_CC_A_QP_STATS);
+	std::size_t one = w.begin_nest(RXE_CC_A_STAT);
+	w.put_string(RXE_CC_A_ST_NAME, "retx_pkts");
+	w.end_nest(one);
+	w.end_nest(list);
+	QpInfo q;
+	Status s = decode_qp(GenlMsg{ RXE_CC_CMD_QP_GET, w.bytes() }, q);
+	EXPECT_EQ(s.kind, Status::kMalformed);
+	EXPECT_NE(s.detail.find("QP_STATS entry retx_pkts without a value"), std::string::npos)
+		<< s.detail;
+	RateEvent ev;
+	s = decode_rate_event(GenlMsg{ RXE_CC_CMD_RATE_EVENT, w.bytes() }, ev);
+	EXPECT_EQ(s.kind, Status::kMalformed);
 }
 
 TEST(Replies, MalformedRepliesAreReportedNotTrusted)

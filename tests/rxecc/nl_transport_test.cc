@@ -173,6 +173,15 @@ TEST(Extack, ErrorMessagesCappedOrNot)
 	EXPECT_EQ(extack_of(error_msg(EINVAL, true, "flag missing", false)), "");
 }
 
+TEST(Extack, WarningInTheAckOfASuccess)
+{
+	// error 0: the kernel applied the request and warns (the request is
+	// never echoed in an ACK of a success)
+	EXPECT_EQ(extack_of(error_msg(0, true, "dcqcn: a period is shorter than one frame")),
+		  "dcqcn: a period is shorter than one frame");
+	EXPECT_EQ(extack_of(error_msg(0, true, "no TLVs", false)), "");
+}
+
 TEST(Extack, TruncatedOrForeignMessagesGiveNothing)
 {
 	std::vector<std::uint8_t> b = error_msg(EPERM, true, "x");

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <rdma/rxe_cc.h>
 
+#include "dscp_map.h"
 #include "format.h"
 #include "help.h"
 #include "messages.h"
@@ -303,6 +304,10 @@ public:
 		Status s = call(req, dump, replies);
 		if (!s.ok())
 			fail(s, what, dev, qpn, write);
+		// A success with a message: the kernel accepted a legal but
+		// doubtful setting.
+		if (!s.extack.empty())
+			env.err << "rxecc: warning: " << what << ": " << s.extack << '\n';
 		if (!dump && replies.empty() && req.cmd != RXE_CC_CMD_DEV_SET &&
 		    req.cmd != RXE_CC_CMD_QP_SET)
 			fail(Status::malformed("no reply message"), what);
@@ -577,6 +582,31 @@ Json json_params(const std::vector<NamedValue> &params)
 	return o;
 }
 
+// "NAME: key value key value ...", continued on lines indented by four
+// spaces where it would pass 100 columns.
+void print_head(std::ostream &os, const std::string &first,
+		const std::vector<std::pair<std::string, std::string>> &pairs)
+{
+	std::string line = first;
+	for (const auto &[k, v] : pairs) {
+		const std::string tok = k + " " + v;
+		if (line.size() + 1 + tok.size() > 100 && line != first) {
+			os << line << '\n';
+			line = "    " + tok;
+			continue;
+		}
+		line += " " + tok;
+	}
+	os << line << '\n';
+}
+
+// The device's DSCP map as 'dev set ... dscp_prio' takes it back.
+std::string format_dscp_prio(const DscpPrio &m)
+{
+	const std::string s = dscp::format(m);
+	return s.empty() ? "none" : s;
+}
+
 int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 {
 	ctx.topic = "dev show";
@@ -633,8 +663,17 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 			opt("ack_every", d.ack_every);
 			opt("cnp_dscp", d.cnp_dscp);
 			opt("ack_dscp", d.ack_dscp);
+			if (d.dscp_prio) {
+				// DSCP -> priority, the DSCPs not on priority 0
+				Json m = Json::object();
+				for (std::size_t ds = 0; ds < d.dscp_prio->size(); ++ds)
+					if ((*d.dscp_prio)[ds])
+						m[std::to_string(ds)] = std::uint64_t{ (*d.dscp_prio)[ds] };
+				jd["dscp_prio"] = std::move(m);
+			}
 			jd["params_algo"] = algo.empty() ? d.algo : algo;
 			jd["params"] = json_params(d.params);
+			jd["params_user"] = d.user_params;
 			doc.push_back(std::move(jd));
 		}
 		ctx.print_json(doc);
@@ -669,31 +708,34 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 			head.emplace_back("ack_dscp", *d.ack_dscp == kAckDscpOwn
 							      ? "own"
 							      : std::to_string(*d.ack_dscp));
-		std::string line = d.name + ":";
-		for (const auto &[k, v] : head)
-			line += " " + k + " " + v;
-		os << line << '\n';
+		if (d.dscp_prio)
+			head.emplace_back("dscp_prio", format_dscp_prio(*d.dscp_prio));
+		print_head(os, d.name + ":", head);
 
 		const std::string palgo = algo.empty() ? d.algo : algo;
 		const AlgoInfo *a = ctx.lookup_algo(palgo);
 		if (d.params.empty())
 			continue;
+		// A parameter the user set keeps its value when line_rate or
+		// base_rtt change; a '*' after the value marks it.
+		auto value = [&](const NamedValue &nv, std::uint32_t unit) {
+			return format_param_value(unit, nv.value) + (d.user_set(nv.name) ? "*" : "");
+		};
+		os << "    " << palgo << " parameters"
+		   << (d.user_params.empty() ? "" : " (* = set by the user)") << ":\n";
 		if (ctx.g.details) {
-			os << "    " << palgo << " parameters:\n";
 			Table t;
 			t.row({ "PARAMETER", "VALUE", "RANGE", "DESCRIPTION" });
 			for (const NamedValue &nv : d.params) {
 				const ParamInfo *pi = a ? a->find_param(nv.name) : nullptr;
-				t.row({ nv.name, format_param_value(pi ? pi->unit : 0, nv.value),
-					pi ? format_range(*pi) : "", pi ? pi->help : "" });
+				t.row({ nv.name, value(nv, pi ? pi->unit : 0), pi ? format_range(*pi) : "",
+					pi ? pi->help : "" });
 			}
 			t.print(os, "        ");
 		} else {
-			os << "    " << palgo << " parameters:\n";
 			std::vector<std::pair<std::string, std::string>> pairs;
 			for (const NamedValue &nv : d.params)
-				pairs.emplace_back(nv.name, format_param_value(
-								    unit_of_param(a, nv.name), nv.value));
+				pairs.emplace_back(nv.name, value(nv, unit_of_param(a, nv.name)));
 			print_pairs(os, pairs, "        ");
 		}
 	}
@@ -730,8 +772,8 @@ std::vector<NamedValue> check_params(Ctx &ctx, const AlgoInfo &algo,
 	return out;
 }
 
-const std::set<std::string> kDevKeywords = { "algo",	  "line_rate", "base_rtt", "ecn",
-					     "ack_every", "cnp_dscp",  "ack_dscp" };
+const std::set<std::string> kDevKeywords = { "algo",	  "line_rate", "base_rtt",	"ecn",
+					     "ack_every", "cnp_dscp",  "ack_dscp", "dscp_prio" };
 
 int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 {
@@ -814,6 +856,13 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 								       (kw == "ack_dscp" ? " (or own)" : ""));
 			}
 			(kw == "cnp_dscp" ? set.cnp_dscp : set.ack_dscp) = static_cast<std::uint8_t>(n);
+		} else if (kw == "dscp_prio") {
+			// the form of the module parameter; "none" as 'dev show'
+			// prints an empty map
+			auto m = dscp::parse(val == "none" ? "" : val, &err);
+			if (!m)
+				usage_error(ctx.topic, "dscp_prio: " + err);
+			set.dscp_prio = *m;
 		} else {
 			raw_params.emplace_back(kw, val);
 		}
@@ -860,16 +909,43 @@ std::uint32_t parse_qpn(const Ctx &ctx, const std::string &s)
 	return qpn;
 }
 
+const NamedValue *find_value(const std::vector<NamedValue> &v, std::string_view name)
+{
+	for (const NamedValue &nv : v)
+		if (nv.name == name)
+			return &nv;
+	return nullptr;
+}
+
+// The QP counters 'qp show' prints without -d: bytes in flight, bytes
+// acknowledged, packets retransmitted.
+struct ShownCounter {
+	const char *name;  // in QP_STATS and in JSON
+	const char *label; // for people
+	bool bytes;
+};
+const ShownCounter kQpShowCounters[] = {
+	{ "inflight_bytes", "inflight", true },
+	{ "acked_bytes", "acked", true },
+	{ "retx_pkts", "retx", false },
+};
+
 void print_qp_human(Ctx &ctx, const QpInfo &q)
 {
 	std::ostream &os = ctx.env.out;
 	const AlgoInfo *a = ctx.lookup_algo(q.algo);
-	os << q.dev << " qpn " << q.qpn << " algo " << (q.algo.empty() ? "-" : q.algo);
+	std::vector<std::pair<std::string, std::string>> head = {
+		{ "qpn", std::to_string(q.qpn) }, { "algo", q.algo.empty() ? "-" : q.algo }
+	};
 	if (q.rate_bps)
-		os << " rate " << (*q.rate_bps ? format_rate_bps(*q.rate_bps) : "unpaced");
+		head.emplace_back("rate", *q.rate_bps ? format_rate_bps(*q.rate_bps) : "unpaced");
 	if (q.window_bytes)
-		os << " window " << (*q.window_bytes ? format_bytes(*q.window_bytes) : "none");
-	os << '\n';
+		head.emplace_back("window", *q.window_bytes ? format_bytes(*q.window_bytes) : "none");
+	for (const ShownCounter &c : kQpShowCounters)
+		if (const NamedValue *nv = find_value(q.stats, c.name))
+			head.emplace_back(c.label, c.bytes ? format_bytes(nv->value)
+							   : std::to_string(nv->value));
+	print_head(os, q.dev, head);
 	std::vector<std::pair<std::string, std::string>> pairs;
 	for (const NamedValue &nv : q.state)
 		pairs.emplace_back(nv.name, format_state_value(unit_of_state(a, nv.name), nv.value));
@@ -977,6 +1053,9 @@ int cmd_qp_show(Ctx &ctx, const std::vector<std::string> &args)
 				jq["rate_bps"] = *q.rate_bps;
 			if (q.window_bytes)
 				jq["window_bytes"] = *q.window_bytes;
+			for (const ShownCounter &c : kQpShowCounters)
+				if (const NamedValue *nv = find_value(q.stats, c.name))
+					jq[c.name] = nv->value;
 			jq["state"] = json_params(q.state);
 			if (ctx.g.details) {
 				jq["params"] = json_params(q.params);
@@ -1172,6 +1251,13 @@ int cmd_stats(Ctx &ctx, const std::vector<std::string> &args)
 
 // ---------------------------------------------------------------- monitor
 
+// The QP counters of QP_GET and RATE_EVENT that 'monitor' writes, after the
+// fixed columns, in the kernel's order (tools/rxecc/help.cc describes them).
+const char *const kMonitorCounters[] = {
+	"cnp_rx",   "cnp_tx",	 "ce_rx",	   "pacer_waits", "pacer_unused_us",
+	"rate_dec", "rate_inc", "retx_pkts", "inflight_bytes", "acked_bytes",
+};
+
 std::string event_names(std::uint32_t ev)
 {
 	static const std::pair<std::uint32_t, const char *> names[] = {
@@ -1215,6 +1301,8 @@ public:
 	void header()
 	{
 		os_ << "time_ns,dev,qpn,algo,rate_bps,window_bytes";
+		for (const char *c : kMonitorCounters)
+			os_ << ',' << c;
 		for (const auto &[algo, name] : columns_)
 			os_ << ',' << csv_field(algo + "." + name);
 		if (events_)
@@ -1227,23 +1315,8 @@ public:
 	{
 		std::vector<QpInfo> qps = collect_qps(ctx_, dev_, "monitor");
 		std::uint64_t t = ctx_.env.clock.now_ns();
-		for (const QpInfo &q : qps) {
-			os_ << t << ',' << csv_field(q.dev) << ',' << q.qpn << ',' << csv_field(q.algo)
-			    << ',' << opt(q.rate_bps) << ',' << opt(q.window_bytes);
-			for (const auto &[algo, name] : columns_) {
-				os_ << ',';
-				if (algo != q.algo)
-					continue;
-				for (const NamedValue &nv : q.state)
-					if (nv.name == name) {
-						os_ << nv.value;
-						break;
-					}
-			}
-			if (events_)
-				os_ << ',';
-			os_ << '\n';
-		}
+		for (const QpInfo &q : qps)
+			row(t, q.dev, q.qpn, q.algo, q.rate_bps, q.window_bytes, q.stats, q.state, nullptr);
 		os_.flush();
 	}
 
@@ -1279,6 +1352,33 @@ private:
 		return v ? std::to_string(*v) : "";
 	}
 
+	// One row: the fixed columns, the QP counters, the state columns of
+	// `algo` (empty for the other algorithms' columns), and with -e the
+	// event column (empty in poll rows).
+	void row(std::uint64_t t, const std::string &dev, std::uint32_t qpn, const std::string &algo,
+		 const std::optional<std::uint64_t> &rate, const std::optional<std::uint64_t> &window,
+		 const std::vector<NamedValue> &stats, const std::vector<NamedValue> &state,
+		 const std::string *event)
+	{
+		os_ << t << ',' << csv_field(dev) << ',' << qpn << ',' << csv_field(algo) << ','
+		    << opt(rate) << ',' << opt(window);
+		for (const char *c : kMonitorCounters) {
+			os_ << ',';
+			if (const NamedValue *nv = find_value(stats, c))
+				os_ << nv->value;
+		}
+		for (const auto &[calgo, name] : columns_) {
+			os_ << ',';
+			if (calgo != algo)
+				continue;
+			if (const NamedValue *nv = find_value(state, name))
+				os_ << nv->value;
+		}
+		if (events_)
+			os_ << ',' << (event ? *event : std::string());
+		os_ << '\n';
+	}
+
 	void event_row(const GenlMsg &m)
 	{
 		RateEvent ev;
@@ -1287,11 +1387,8 @@ private:
 		if (!dev_.empty() && ev.dev != dev_)
 			return;
 		std::uint64_t t = ev.time_ns ? *ev.time_ns : ctx_.env.clock.now_ns();
-		os_ << t << ',' << csv_field(ev.dev) << ',' << ev.qpn << ',' << csv_field(ev.algo) << ','
-		    << opt(ev.rate_bps) << ',' << opt(ev.window_bytes);
-		for (std::size_t i = 0; i < columns_.size(); ++i)
-			os_ << ',';
-		os_ << ',' << event_names(ev.events) << '\n';
+		const std::string names = event_names(ev.events);
+		row(t, ev.dev, ev.qpn, ev.algo, ev.rate_bps, ev.window_bytes, ev.stats, ev.state, &names);
 	}
 
 	Ctx &ctx_;

@@ -114,8 +114,11 @@ private:
 };
 
 // A list of (NAME, VALUE) nests inside `list`, as in PARAMS, STATS, STATE.
+// With `flagged`, the names of the entries that carry the flag attribute
+// `flag_attr` are appended to it.
 bool named_values(Reader &r, const Attr &list, std::uint16_t inner, std::uint16_t name_attr,
-		  std::uint16_t value_attr, std::vector<NamedValue> &out, const char *what)
+		  std::uint16_t value_attr, std::vector<NamedValue> &out, const char *what,
+		  std::uint16_t flag_attr = 0, std::vector<std::string> *flagged = nullptr)
 {
 	std::vector<Attr> items;
 	if (!r.nested(list, items, what))
@@ -127,7 +130,7 @@ bool named_values(Reader &r, const Attr &list, std::uint16_t inner, std::uint16_
 		if (!r.nested(item, fields, what))
 			return false;
 		NamedValue nv;
-		bool have_name = false;
+		bool have_name = false, have_value = false, flag = false;
 		for (const Attr &f : fields) {
 			if (f.type == name_attr) {
 				nv.name = f.as_string();
@@ -135,10 +138,17 @@ bool named_values(Reader &r, const Attr &list, std::uint16_t inner, std::uint16_
 			} else if (f.type == value_attr) {
 				if (!r.uint(f, nv.value, what))
 					return false;
+				have_value = true;
+			} else if (flag_attr && f.type == flag_attr) {
+				flag = true;
 			}
 		}
 		if (!have_name)
 			return r.fail(std::string(what) + " entry without a name");
+		if (!have_value)
+			return r.fail(std::string(what) + " entry " + nv.name + " without a value");
+		if (flag && flagged)
+			flagged->push_back(nv.name);
 		out.push_back(nv);
 	}
 	return true;
@@ -151,7 +161,7 @@ bool state_value(Reader &r, const Attr &a, std::vector<NamedValue> &out)
 	if (!r.nested(a, fields, "STATE"))
 		return false;
 	NamedValue nv;
-	bool have_name = false;
+	bool have_name = false, have_value = false;
 	for (const Attr &f : fields) {
 		if (f.type == RXE_CC_A_S_NAME) {
 			nv.name = f.as_string();
@@ -159,15 +169,43 @@ bool state_value(Reader &r, const Attr &a, std::vector<NamedValue> &out)
 		} else if (f.type == RXE_CC_A_S_VALUE) {
 			if (!r.uint(f, nv.value, "STATE value"))
 				return false;
+			have_value = true;
 		}
 	}
 	if (!have_name)
 		return r.fail("STATE without a name");
+	if (!have_value)
+		return r.fail("STATE " + nv.name + " without a value");
 	out.push_back(nv);
 	return true;
 }
 
+// RXE_CC_A_DSCP_PRIO: exactly 64 priorities of 0..7.
+bool dscp_prio(Reader &r, const Attr &a, std::optional<DscpPrio> &out)
+{
+	DscpPrio m{};
+	if (a.len != m.size())
+		return r.fail("DSCP_PRIO has " + std::to_string(a.len) + " bytes, not " +
+			      std::to_string(m.size()));
+	for (std::size_t d = 0; d < m.size(); ++d) {
+		m[d] = a.data[d];
+		if (m[d] > 7)
+			return r.fail("DSCP_PRIO puts DSCP " + std::to_string(d) + " on priority " +
+				      std::to_string(m[d]) + ", above 7");
+	}
+	out = m;
+	return true;
+}
+
 } // namespace
+
+bool DevInfo::user_set(std::string_view param) const
+{
+	for (const std::string &n : user_params)
+		if (n == param)
+			return true;
+	return false;
+}
 
 GenlMsg algo_get_request()
 {
@@ -203,6 +241,8 @@ GenlMsg dev_set_request(const DevSet &set)
 		w.put_u8(RXE_CC_A_CNP_DSCP, *set.cnp_dscp);
 	if (set.ack_dscp)
 		w.put_u8(RXE_CC_A_ACK_DSCP, *set.ack_dscp);
+	if (set.dscp_prio)
+		w.put_bytes(RXE_CC_A_DSCP_PRIO, set.dscp_prio->data(), set.dscp_prio->size());
 	return finish(RXE_CC_CMD_DEV_SET, w);
 }
 
@@ -351,7 +391,7 @@ Status decode_dev(const GenlMsg &msg, DevInfo &out)
 			break;
 		case RXE_CC_A_PARAMS:
 			named_values(r, a, RXE_CC_A_PARAM, RXE_CC_A_P_NAME, RXE_CC_A_P_VALUE,
-				     out.params, "PARAMS");
+				     out.params, "PARAMS", RXE_CC_A_P_USER, &out.user_params);
 			break;
 		case RXE_CC_A_LINE_RATE:
 			r.uint(a, out.line_rate_bps, "LINE_RATE");
@@ -370,6 +410,9 @@ Status decode_dev(const GenlMsg &msg, DevInfo &out)
 			break;
 		case RXE_CC_A_ACK_DSCP:
 			r.uint(a, out.ack_dscp, "ACK_DSCP");
+			break;
+		case RXE_CC_A_DSCP_PRIO:
+			dscp_prio(r, a, out.dscp_prio);
 			break;
 		default:
 			break;
@@ -490,6 +533,17 @@ Status decode_rate_event(const GenlMsg &msg, RateEvent &out)
 			break;
 		case RXE_CC_A_EVENT:
 			r.u32(a, out.events, "EVENT");
+			break;
+		case RXE_CC_A_STATE:
+			state_value(r, a, out.state);
+			break;
+		case RXE_CC_A_STATE_NAMES:
+			named_values(r, a, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE,
+				     out.state, "STATE_NAMES");
+			break;
+		case RXE_CC_A_QP_STATS:
+			named_values(r, a, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE,
+				     out.stats, "QP_STATS");
 			break;
 		default:
 			break;

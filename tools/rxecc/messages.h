@@ -5,6 +5,7 @@
 #ifndef RXECC_MESSAGES_H
 #define RXECC_MESSAGES_H
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,17 +46,26 @@ struct NamedValue {
 	bool operator==(const NamedValue &o) const { return name == o.name && value == o.value; }
 };
 
+// The 802.1p priority of each DSCP (RXE_CC_A_DSCP_PRIO).
+using DscpPrio = std::array<std::uint8_t, 64>;
+
 struct DevInfo {
 	std::string name;
 	std::optional<std::uint32_t> index;
 	std::string algo; // the default algorithm for new QPs
 	std::vector<NamedValue> params;
+	// Names of the parameters the user set (RXE_CC_A_P_USER): they keep
+	// their values when the line rate or base RTT changes.
+	std::vector<std::string> user_params;
 	std::optional<std::uint64_t> line_rate_bps;
 	std::optional<std::uint64_t> base_rtt_ns;
 	std::optional<std::uint64_t> ecn;
 	std::optional<std::uint64_t> ack_every;
 	std::optional<std::uint64_t> cnp_dscp;
 	std::optional<std::uint64_t> ack_dscp;
+	std::optional<DscpPrio> dscp_prio;
+
+	bool user_set(std::string_view param) const;
 };
 
 struct QpInfo {
@@ -82,6 +92,8 @@ struct RateEvent {
 	std::optional<std::uint64_t> window_bytes;
 	std::optional<std::uint64_t> time_ns;
 	std::uint32_t events = 0;
+	std::vector<NamedValue> state; // the QP's state values at the event
+	std::vector<NamedValue> stats; // and its counters
 };
 
 // A DEV_SET request; absent fields are not sent.
@@ -95,6 +107,7 @@ struct DevSet {
 	std::optional<std::uint32_t> ack_every;
 	std::optional<std::uint8_t> cnp_dscp;
 	std::optional<std::uint8_t> ack_dscp;
+	std::optional<DscpPrio> dscp_prio; // each at most 7
 };
 
 struct QpSet {

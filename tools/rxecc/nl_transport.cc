@@ -49,13 +49,20 @@ int on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-int on_ack(struct nl_msg *, void *arg)
+// NLMSG_ERROR with error 0: the request succeeded. Its extended ACK, if
+// any, is a warning (a legal but doubtful setting); libnl passes the whole
+// message, the TLVs included.
+int on_ack(struct nl_msg *msg, void *arg)
 {
-	static_cast<Exchange *>(arg)->done = true;
+	auto *x = static_cast<Exchange *>(arg);
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	x->status.extack = extack_message(nlh, nlh->nlmsg_len);
+	x->done = true;
 	return NL_STOP;
 }
 
-// NLMSG_DONE: the end of a dump, possibly with an error code and message.
+// NLMSG_DONE: the end of a dump, possibly with an error code and message
+// (or, without an error, a warning).
 int on_finish(struct nl_msg *msg, void *arg)
 {
 	auto *x = static_cast<Exchange *>(arg);
@@ -63,8 +70,11 @@ int on_finish(struct nl_msg *msg, void *arg)
 	if (nlmsg_datalen(nlh) >= static_cast<int>(sizeof(int))) {
 		int err;
 		std::memcpy(&err, nlmsg_data(nlh), sizeof(err));
+		std::string ext = extack_message(nlh, nlh->nlmsg_len);
 		if (err < 0)
-			x->status = Status::kernel(-err, extack_message(nlh, nlh->nlmsg_len));
+			x->status = Status::kernel(-err, std::move(ext));
+		else
+			x->status.extack = std::move(ext);
 	}
 	x->done = true;
 	return NL_STOP;

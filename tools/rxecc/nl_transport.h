@@ -50,7 +50,8 @@ private:
 };
 
 // The extended ACK message (NLMSGERR_ATTR_MSG) of an NLMSG_ERROR or an
-// NLMSG_DONE message, or "" if it has none. `nlh` points at `len` bytes.
+// NLMSG_DONE message, or "" if it has none; with error 0 it is a warning.
+// `nlh` points at `len` bytes.
 std::string extack_message(const struct nlmsghdr *nlh, std::size_t len);
 
 } // namespace rxecc

@@ -55,6 +55,11 @@ void AttrWriter::put_string(std::uint16_t type, std::string_view s)
 	put(type, z.c_str(), z.size() + 1);
 }
 
+void AttrWriter::put_bytes(std::uint16_t type, const void *data, std::size_t len)
+{
+	put(type, data, len);
+}
+
 std::size_t AttrWriter::begin_nest(std::uint16_t type)
 {
 	std::size_t at = buf_.size();

@@ -24,6 +24,8 @@ public:
 	void put_u64(std::uint16_t type, std::uint64_t v);
 	// NUL-terminated, as nla_put_string().
 	void put_string(std::uint16_t type, std::string_view s);
+	// LEN bytes as they are, as nla_put().
+	void put_bytes(std::uint16_t type, const void *data, std::size_t len);
 	// Opens a nest; pass the returned token to end_nest().
 	std::size_t begin_nest(std::uint16_t type);
 	void end_nest(std::size_t token);

@@ -31,7 +31,9 @@ struct Status {
 	};
 	Kind kind = kOk;
 	int err = 0;         // positive errno
-	std::string extack;  // the kernel's extended ACK message, if any
+	// The kernel's extended ACK message, if any: why it refused the
+	// request, or with kOk a warning about a legal but doubtful setting.
+	std::string extack;
 	std::string detail;  // what failed, for kSystem and kMalformed
 
 	bool ok() const { return kind == kOk; }
@@ -72,7 +74,8 @@ public:
 
 	// Send `req` (with NLM_F_DUMP if `dump`) and collect every reply message
 	// until the ACK or the end of the dump. On a kernel error the replies
-	// received before it are kept.
+	// received before it are kept. A success may carry a warning in
+	// Status::extack.
 	virtual Status request(const GenlMsg &req, bool dump, std::vector<GenlMsg> &replies) = 0;
 
 	// Join the RXE_CC_MCGRP_EVENTS multicast group.

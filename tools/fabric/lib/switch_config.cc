@@ -3,6 +3,8 @@
 // Defaults and validation of the fabric configuration.
 #include "switch_config.h"
 
+#include "dscp_map.h"
+
 #include <set>
 #include <utility>
 
@@ -10,10 +12,7 @@ namespace rxecc::fabric {
 
 std::array<uint8_t, 64> SwitchConfig::default_dscp_map()
 {
-	std::array<uint8_t, 64> m{};
-	m[26] = 3;
-	m[48] = 6;
-	return m;
+	return dscp::conventional();
 }
 
 int SwitchConfig::find_port(const std::string &port_name) const

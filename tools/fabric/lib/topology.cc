@@ -4,6 +4,7 @@
 // Documentation/rxe-cc/fabric-topology.rst.
 #include "topology.h"
 
+#include "dscp_map.h"
 #include "units.h"
 
 #include <limits>
@@ -346,13 +347,13 @@ private:
 				fail("alpha must be above 0 and at most 64");
 		}
 		if (a.has("dscp")) {
-			for (const std::string &e : split(a.get("dscp"), ',')) {
-				auto [d, p] = endpoint(e);
-				auto dv = parse_uint(d);
-				if (!dv || *dv > 63)
-					fail("DSCP '" + d + "' is not 0..63");
-				c.dscp_to_prio[*dv] = static_cast<uint8_t>(parse_prio(p));
-			}
+			// The whole map, as rxe's dscp_prio takes it: DSCPs not
+			// named are on priority 0.
+			std::string err;
+			auto m = dscp::parse(a.get("dscp"), &err);
+			if (!m)
+				fail("dscp: " + err);
+			c.dscp_to_prio = *m;
 		}
 		if (a.has("strict")) {
 			c.strict_mask = 0;

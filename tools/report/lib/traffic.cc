@@ -158,19 +158,35 @@ MonitorFile parse_monitor(const std::string &host, const std::string &path, std:
 	MonitorFile m;
 	m.host = host;
 	CsvTable t = parse_csv(path, text);
+	// Columns by name: the fixed ones must be there; ALGO.NAME columns are
+	// state values, the QP counters (kMonitorCounters) are read when
+	// present, and other columns (of a newer rxecc) are left alone.
 	static const char *const fixed[] = { "time_ns", "dev", "qpn", "algo", "rate_bps", "window_bytes" };
-	for (std::size_t i = 0; i < 6; ++i)
-		if (t.header.size() <= i || t.header[i] != fixed[i])
-			throw Error(path + ": header is '" + t.header_text +
-				    "', expected it to begin with 'time_ns,dev,qpn,algo,rate_bps,window_bytes'");
-	bool events = t.header.back() == "event";
-	std::size_t nstate = t.header.size() - 6 - (events ? 1 : 0);
-	for (std::size_t i = 0; i < nstate; ++i) {
-		const std::string &c = t.header[6 + i];
+	std::size_t col[6];
+	for (std::size_t i = 0; i < 6; ++i) {
+		auto c = t.column(fixed[i]);
+		if (!c)
+			throw Error(path + ": header is '" + t.header_text + "', which has no column '" +
+				    fixed[i] + "' (expected time_ns,dev,qpn,algo,rate_bps,window_bytes,...)");
+		col[i] = *c;
+	}
+	const std::optional<std::size_t> event = t.column("event");
+	std::vector<std::size_t> state_cols, counter_cols;
+	for (std::size_t i = 0; i < t.header.size(); ++i) {
+		const std::string &c = t.header[i];
+		if (std::find(std::begin(kMonitorCounters), std::end(kMonitorCounters), c) !=
+		    std::end(kMonitorCounters)) {
+			m.counter_columns.push_back(c);
+			counter_cols.push_back(i);
+			continue;
+		}
 		auto dot = c.find('.');
-		if (dot == std::string::npos || dot == 0 || dot + 1 == c.size())
+		if (dot == std::string::npos)
+			continue;
+		if (dot == 0 || dot + 1 == c.size())
 			throw Error(path + ": state column '" + c + "' is not ALGO.NAME");
 		m.state_columns.push_back(c);
+		state_cols.push_back(i);
 	}
 	for (const CsvRow &r : t.rows) {
 		const auto &f = r.fields;
@@ -178,17 +194,20 @@ MonitorFile parse_monitor(const std::string &host, const std::string &path, std:
 			throw Error(strf("%s: expected %zu fields, found %zu", t.where(r).c_str(),
 					 t.header.size(), f.size()));
 		MonitorRow row;
-		row.time_ns = need_uint(t, r, 0, "time_ns");
-		row.dev = f[1];
-		row.qpn = need_uint(t, r, 2, "qpn");
-		row.algo = f[3];
-		row.rate_bps = opt_uint(t, r, 4, "rate_bps");
-		row.window_bytes = opt_uint(t, r, 5, "window_bytes");
-		for (std::size_t i = 0; i < nstate; ++i)
-			if (auto v = opt_uint(t, r, 6 + i, m.state_columns[i].c_str()))
+		row.time_ns = need_uint(t, r, col[0], "time_ns");
+		row.dev = f[col[1]];
+		row.qpn = need_uint(t, r, col[2], "qpn");
+		row.algo = f[col[3]];
+		row.rate_bps = opt_uint(t, r, col[4], "rate_bps");
+		row.window_bytes = opt_uint(t, r, col[5], "window_bytes");
+		for (std::size_t i = 0; i < state_cols.size(); ++i)
+			if (auto v = opt_uint(t, r, state_cols[i], m.state_columns[i].c_str()))
 				row.state[m.state_columns[i]] = *v;
-		if (events)
-			row.event = f.back();
+		for (std::size_t i = 0; i < counter_cols.size(); ++i)
+			if (auto v = opt_uint(t, r, counter_cols[i], m.counter_columns[i].c_str()))
+				row.counters[m.counter_columns[i]] = *v;
+		if (event)
+			row.event = f[*event];
 		m.rows.push_back(std::move(row));
 	}
 	return m;

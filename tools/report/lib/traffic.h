@@ -57,6 +57,12 @@ TrafficHost parse_traffic(const std::string &name, const std::string &flows_path
 			  std::optional<std::string_view> bins_csv, const std::string &json_path,
 			  std::string_view json);
 
+// The QP counters `rxecc monitor` writes (rxecc monitor --help).
+inline constexpr const char *kMonitorCounters[] = {
+	"cnp_rx",   "cnp_tx",	 "ce_rx",	   "pacer_waits", "pacer_unused_us",
+	"rate_dec", "rate_inc", "retx_pkts", "inflight_bytes", "acked_bytes",
+};
+
 // One poll (or event) row of `rxecc monitor` for one QP.
 struct MonitorRow {
 	std::uint64_t time_ns = 0; // CLOCK_MONOTONIC
@@ -64,13 +70,18 @@ struct MonitorRow {
 	std::uint64_t qpn = 0;
 	std::string algo;
 	std::optional<std::uint64_t> rate_bps, window_bytes;
-	std::map<std::string, std::uint64_t> state; // ALGO.NAME -> value (filled columns)
-	std::string event;			    // "" for poll rows
+	std::map<std::string, std::uint64_t> state;    // ALGO.NAME -> value (filled columns)
+	std::map<std::string, std::uint64_t> counters; // kMonitorCounters -> value (filled)
+	std::string event;			       // "" for poll rows
 };
 
+// A monitor file, read by column name: time_ns, dev, qpn, algo, rate_bps and
+// window_bytes must be there; the state columns (ALGO.NAME), the counter
+// columns and event are read when present, other columns are ignored.
 struct MonitorFile {
 	std::string host;
-	std::vector<std::string> state_columns; // ALGO.NAME in header order
+	std::vector<std::string> state_columns;	  // ALGO.NAME in header order
+	std::vector<std::string> counter_columns; // of kMonitorCounters, in header order
 	std::vector<MonitorRow> rows;
 };
 
