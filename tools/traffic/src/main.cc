@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// rxecc-traffic: the RDMA traffic generator of rxe-cc
+// (Documentation/rxe-cc/traffic.rst).
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "cdf.h"
+#include "cli.h"
+#include "generators.h"
+#include "hosts.h"
+#include "launch.h"
+#include "records.h"
+#include "schedule.h"
+#include "text.h"
+#include "units.h"
+
+using namespace rxecc::traffic;
+
+namespace {
+
+int fail(const std::string &msg, int code = 2)
+{
+	std::fprintf(stderr, "rxecc-traffic: %s\n", msg.c_str());
+	return code;
+}
+
+bool load_schedule(const std::string &path, const FlowOptions &base, Schedule &s, std::string &err)
+{
+	std::string text;
+	if (!read_file(path, text, &err))
+		return false;
+	auto r = parse_schedule(text, path, &err, base);
+	if (!r)
+		return false;
+	s = std::move(*r);
+	return true;
+}
+
+bool load_hosts(const std::string &path, Hosts &h, std::string &err)
+{
+	std::string text;
+	if (!read_file(path, text, &err))
+		return false;
+	auto r = parse_hosts(text, path, &err);
+	if (!r)
+		return false;
+	h = std::move(*r);
+	return true;
+}
+
+bool make_dir(const std::string &d, std::string &err)
+{
+	if (mkdir(d.c_str(), 0755) == 0 || errno == EEXIST)
+		return true;
+	err = d + ": " + std::strerror(errno);
+	return false;
+}
+
+int merge_and_report(const std::string &dir, const Schedule &s)
+{
+	MergeResult res;
+	std::string err;
+	if (!merge_records(dir, s, res, &err))
+		return fail(err, 1);
+	std::printf("rxecc-traffic: %s\n", summary_line(res).c_str());
+	for (const auto &[flow, st] : res.failed)
+		std::printf("rxecc-traffic: flow %s: %s\n", flow.c_str(), st.c_str());
+	return res.ok == res.flows ? 0 : 1;
+}
+
+int cmd_launch_or_run(const Cli &c)
+{
+	const RunArgs &a = c.run;
+	FlowOptions base;
+	base.ack_timeout = a.ack_timeout;
+	Schedule s;
+	Hosts hosts;
+	std::string err;
+	if (!load_schedule(a.schedule, base, s, err) || !load_hosts(a.hosts, hosts, err) ||
+	    !check_schedule_hosts(s, hosts, a.schedule, a.hosts, &err))
+		return fail(err);
+	if (c.cmd == "run") {
+		bool in = false;
+		for (const auto &h : s.hosts())
+			in = in || h == a.host;
+		if (!hosts.find(a.host))
+			return fail("--host: '" + a.host + "' is not in " + a.hosts);
+		if (!in)
+			return fail("--host: no flow of " + a.schedule + " involves '" + a.host + "'");
+	} else {
+		for (const auto &h : s.hosts()) {
+			const HostSpec *hs = hosts.find(h);
+			if (!netns_exists(hs->netns))
+				return fail(a.hosts + ":" + std::to_string(hs->line) + ": host " + h +
+					    ": no network namespace " + hs->netns + " (/run/netns/" +
+					    hs->netns + ")");
+		}
+	}
+	if (!make_dir(a.out, err) || !write_file(a.out + "/schedule.txt", format_schedule(s), &err))
+		return fail(err, 1);
+	if (c.cmd == "run")
+		return run_solo(a, s, hosts);
+	const int rc = launch_hosts(a, s, hosts);
+	const int mrc = merge_and_report(a.out, s);
+	return rc ? 1 : mrc;
+}
+
+int cmd_merge(const Cli &c)
+{
+	const std::string path = c.schedule.empty() ? c.dir + "/schedule.txt" : c.schedule;
+	Schedule s;
+	std::string err;
+	if (!load_schedule(path, FlowOptions{}, s, err))
+		return fail(err);
+	return merge_and_report(c.dir, s);
+}
+
+int cmd_check(const Cli &c)
+{
+	FlowOptions base;
+	base.ack_timeout = c.run.ack_timeout;
+	Schedule s;
+	std::string err;
+	if (!load_schedule(c.schedule, base, s, err))
+		return fail(err);
+	if (!c.hosts.empty()) {
+		Hosts h;
+		if (!load_hosts(c.hosts, h, err) || !check_schedule_hosts(s, h, c.schedule, c.hosts, &err))
+			return fail(err);
+	}
+	std::uint64_t bytes = 0, last = 0;
+	std::size_t sized = 0;
+	for (const auto &f : s.flows) {
+		if (f.size_bytes) {
+			bytes += *f.size_bytes;
+			sized++;
+		}
+		last = std::max(last, f.start_ns + f.duration_ns.value_or(0));
+	}
+	const auto hs = s.hosts();
+	std::printf("%zu flows (%zu sized, %zu with a duration) between %zu hosts; %s in sized "
+		    "flows; last start or end at %s\n",
+		    s.flows.size(), sized, s.flows.size() - sized, hs.size(),
+		    rxecc::units::format_size_bytes(bytes).c_str(),
+		    rxecc::units::format_time_ns(last).c_str());
+	return 0;
+}
+
+int cmd_wire(const Cli &c)
+{
+	Schedule s;
+	std::string err;
+	if (!load_schedule(c.dir + "/schedule.txt", FlowOptions{}, s, err))
+		return fail(err);
+	std::map<std::string, FlowRecord> recs;
+	if (!read_flows_table(c.dir + "/flows.csv", s, "", recs, &err))
+		return fail(err);
+	std::vector<std::string> skipped;
+	const auto w = wire_counts(s, recs, c.mtu, &skipped);
+	std::printf("src dst dscp frames bytes\n");
+	for (const auto &[k, v] : w)
+		std::printf("%s %s %u %llu %llu\n", k.src.c_str(), k.dst.c_str(), k.dscp,
+			    static_cast<unsigned long long>(v.frames),
+			    static_cast<unsigned long long>(v.bytes));
+	for (const auto &f : skipped)
+		std::fprintf(stderr, "rxecc-traffic: flow %s did not end ok: not counted\n", f.c_str());
+	return skipped.empty() ? 0 : 1;
+}
+
+int cmd_gen(const Cli &c)
+{
+	const GenArgs &g = c.gen;
+	std::string err;
+	std::optional<Schedule> s;
+	if (g.kind == "incast") {
+		IncastParams p;
+		p.senders = g.senders;
+		p.receiver = g.receiver;
+		p.size_bytes = g.size_bytes;
+		p.repeats = g.repeats;
+		p.period_ns = g.period_ns;
+		p.start_ns = g.start_ns;
+		p.prefix = g.prefix;
+		p.opt = g.opt;
+		s = gen_incast(p, &err);
+	} else if (g.kind == "poisson") {
+		const std::string path = cdf_path(g.cdf);
+		std::string text;
+		if (!read_file(path, text, &err))
+			return fail("--cdf: " + err);
+		auto cdf = SizeCdf::parse(text, path, &err);
+		if (!cdf)
+			return fail(err);
+		PoissonParams p;
+		p.srcs = g.srcs;
+		p.dsts = g.dsts;
+		p.cdf = *cdf;
+		p.cdf_name = g.cdf;
+		p.load = g.load;
+		p.rate_bps = g.rate_bps;
+		p.bottleneck = g.bottleneck;
+		p.start_ns = g.start_ns;
+		p.duration_ns = g.duration_ns;
+		p.seed = g.seed;
+		p.prefix = g.prefix;
+		p.opt = g.opt;
+		s = gen_poisson(p, &err);
+	} else if (g.kind == "alltoall") {
+		AllToAllParams p;
+		p.hosts = g.hosts;
+		p.size_bytes = g.size_bytes;
+		p.repeats = g.repeats;
+		p.period_ns = g.period_ns;
+		p.start_ns = g.start_ns;
+		p.prefix = g.prefix;
+		p.opt = g.opt;
+		s = gen_alltoall(p, &err);
+	} else if (g.kind == "staircase") {
+		StaircaseParams p;
+		p.senders = g.senders;
+		p.receiver = g.receiver;
+		p.step_ns = g.step_ns;
+		p.start_ns = g.start_ns;
+		p.prefix = g.prefix;
+		p.opt = g.opt;
+		s = gen_staircase(p, &err);
+	} else {
+		LongShortParams p;
+		p.long_src = g.long_src;
+		p.short_src = g.short_src;
+		p.dst = g.dst;
+		p.long_duration_ns = g.long_duration_ns;
+		p.short_size_bytes = g.size_bytes;
+		p.short_at_ns = g.short_at_ns;
+		p.count = g.count;
+		p.period_ns = g.period_ns;
+		p.start_ns = g.start_ns;
+		p.opt = g.opt;
+		s = gen_longshort(p, &err);
+	}
+	if (!s)
+		return fail(g.kind + ": " + err);
+	s->header.insert(s->header.begin(), "generated by: " + g.command_line);
+	s->header.insert(s->header.begin() + 1,
+			 "NAME SRC DST START size=SIZE|duration=TIME verb msg qps dscp depth timeout");
+	const std::string text = format_schedule(*s);
+	if (g.output.empty()) {
+		std::fwrite(text.data(), 1, text.size(), stdout);
+		return 0;
+	}
+	if (!write_file(g.output, text, &err))
+		return fail(err, 1);
+	return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	Cli c;
+	std::string out, err;
+	const int rc = parse_cli(argc, argv, c, out, err);
+	std::fputs(out.c_str(), stdout);
+	std::fputs(err.c_str(), stderr);
+	if (rc >= 0)
+		return rc;
+	if (c.cmd == "launch" || c.cmd == "run")
+		return cmd_launch_or_run(c);
+	if (c.cmd == "merge")
+		return cmd_merge(c);
+	if (c.cmd == "check")
+		return cmd_check(c);
+	if (c.cmd == "wire")
+		return cmd_wire(c);
+	return cmd_gen(c);
+}
