@@ -281,19 +281,26 @@ TEST(Wire, CountsOkFlowsPerDirection)
 	ok.msgs = 1;
 	recs["s"] = ok; // one SEND of 100 B
 	ok.msgs = 5;
-	recs["r"] = ok; // READ of 1000 B each: one response packet
+	recs["r"] = ok; // READ of 1000 B each: one response packet, 2 QPs
 	FlowRecord bad;
 	bad.status = "deadline";
 	recs["x"] = bad;
 	std::vector<std::string> skipped;
 	auto w = wire_counts(s, recs, 1024, &skipped);
 	EXPECT_EQ(skipped, (std::vector<std::string>{"x"}));
-	ASSERT_EQ(w.size(), 1u);
-	const WireCount &c = w.at(WireKey{"a", "b", 26});
-	EXPECT_EQ(c.frames, 3u + 1 + 5);
+	ASSERT_EQ(w.size(), 2u);
+	const WireTotals &ab = w.at(WireKey{"a", "b", 26});
+	EXPECT_EQ(ab.data.frames, 3u + 1 + 5);
 	// 58 B per frame; a RETH (16) on every WRITE ONLY packet; an AETH (4)
 	// on a READ response ONLY packet
-	EXPECT_EQ(c.bytes, (2500u + 3 * 58 + 3 * 16) + (100 + 58) + 5 * (1000 + 58 + 4));
+	EXPECT_EQ(ab.data.bytes, (2500u + 3 * 58 + 3 * 16) + (100 + 58) + 5 * (1000 + 58 + 4));
+	// a connects w and s (1 QP each): REQ, RTU, DREQ each; b connects r
+	// (2 QPs), a answers REP and DREP on each
+	EXPECT_EQ(ab.cm.frames, 3u + 3 + 2 * 2);
+	EXPECT_EQ(ab.cm.bytes, 10u * 322);
+	const WireTotals &ba = w.at(WireKey{"b", "a", 26});
+	EXPECT_EQ(ba.data.frames, 0u);
+	EXPECT_EQ(ba.cm.frames, 2u + 2 + 3 * 2);
 }
 
 TEST(Csv, LinesFieldsAndErrors)

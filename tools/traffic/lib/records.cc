@@ -475,11 +475,11 @@ bool merge_records(const std::string &dir, const Schedule &s, MergeResult &res, 
 	       write_file(dir + "/summary.json", sum.dump(1) + "\n", err);
 }
 
-std::map<WireKey, WireCount> wire_counts(const Schedule &s,
-					 const std::map<std::string, FlowRecord> &recs,
-					 std::uint64_t mtu, std::vector<std::string> *skipped)
+std::map<WireKey, WireTotals> wire_counts(const Schedule &s,
+					  const std::map<std::string, FlowRecord> &recs,
+					  std::uint64_t mtu, std::vector<std::string> *skipped)
 {
-	std::map<WireKey, WireCount> out;
+	std::map<WireKey, WireTotals> out;
 	for (const auto &f : s.flows) {
 		auto it = recs.find(f.name);
 		if (it == recs.end() || it->second.status != "ok" || !it->second.msgs) {
@@ -487,19 +487,24 @@ std::map<WireKey, WireCount> wire_counts(const Schedule &s,
 				skipped->push_back(f.name);
 			continue;
 		}
-		WireCount &w = out[WireKey{f.src, f.dst, f.opt.dscp}];
+		WireTotals &fw = out[WireKey{f.src, f.dst, f.opt.dscp}];
+		WireTotals &bw = out[WireKey{f.dst, f.src, f.opt.dscp}];
 		const std::uint64_t n = *it->second.msgs;
-		if (f.size_bytes) {
-			// every message, the last one possibly shorter
-			const WireCount full = message_frames(f.opt.verb, f.opt.msg_bytes, mtu);
-			const WireCount last = message_frames(f.opt.verb, f.message_bytes(n - 1), mtu);
-			w.frames += (n - 1) * full.frames + last.frames;
-			w.bytes += (n - 1) * full.bytes + last.bytes;
-		} else {
-			const WireCount full = message_frames(f.opt.verb, f.opt.msg_bytes, mtu);
-			w.frames += n * full.frames;
-			w.bytes += n * full.bytes;
+		const WireCount full = message_frames(f.opt.verb, f.opt.msg_bytes, mtu);
+		// a sized flow's last message may be shorter
+		const WireCount last =
+			f.size_bytes && n ? message_frames(f.opt.verb, f.message_bytes(n - 1), mtu) : full;
+		if (n) {
+			fw.data.frames += (n - 1) * full.frames + last.frames;
+			fw.data.bytes += (n - 1) * full.bytes + last.bytes;
 		}
+		// per QP: REQ, RTU, DREQ from the driver; REP, DREP to it
+		const bool src_drives = f.driver() == f.src;
+		WireTotals &from_driver = src_drives ? fw : bw, &to_driver = src_drives ? bw : fw;
+		from_driver.cm.frames += 3ULL * f.opt.qps;
+		to_driver.cm.frames += 2ULL * f.opt.qps;
+		from_driver.cm.bytes += 3ULL * f.opt.qps * kCmFrameBytes;
+		to_driver.cm.bytes += 2ULL * f.opt.qps * kCmFrameBytes;
 	}
 	return out;
 }

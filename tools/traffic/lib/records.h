@@ -67,10 +67,13 @@ bool merge_records(const std::string &dir, const Schedule &s, MergeResult &res, 
 bool read_flows_table(const std::string &path, const Schedule &s, const std::string &driver,
 		      std::map<std::string, FlowRecord> &out, std::string *err);
 
-// The data-bearing frames (WRITE and SEND packets, READ responses) of the
-// flows that ended ok, per (src, dst, dscp): what the path from src to dst
-// carries on that DSCP besides ACKs and connection set-up. Flows that did
-// not end ok are listed in *skipped (their last messages may be partial).
+// What the flows that ended ok put on the wire, per (src, dst, dscp):
+// `data`, the data-bearing frames (WRITE and SEND packets, READ
+// responses), from src to dst; `cm`, the connection management MADs of
+// their QPs in that direction (REQ, RTU and DREQ from the host that
+// connects, REP and DREP from the other; rdma_cm sends them with the QP's
+// traffic class). ACKs and READ requests are not counted. Flows that did not
+// end ok are listed in *skipped (their last messages may be partial).
 struct WireKey {
 	std::string src, dst;
 	unsigned dscp = 0;
@@ -79,9 +82,15 @@ struct WireKey {
 		return std::tie(src, dst, dscp) < std::tie(o.src, o.dst, o.dscp);
 	}
 };
-std::map<WireKey, WireCount> wire_counts(const Schedule &s,
-					 const std::map<std::string, FlowRecord> &recs,
-					 std::uint64_t mtu, std::vector<std::string> *skipped);
+struct WireTotals {
+	WireCount data, cm;
+};
+// A connection management MAD on the wire: Ethernet, IPv4, UDP, BTH, DETH,
+// the 256-byte MAD, ICRC.
+constexpr std::uint64_t kCmFrameBytes = 14 + 20 + 8 + 12 + 8 + 256 + 4;
+std::map<WireKey, WireTotals> wire_counts(const Schedule &s,
+					  const std::map<std::string, FlowRecord> &recs,
+					  std::uint64_t mtu, std::vector<std::string> *skipped);
 
 // The summary line launch and merge print.
 std::string summary_line(const MergeResult &r);

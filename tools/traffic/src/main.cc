@@ -163,11 +163,12 @@ int cmd_wire(const Cli &c)
 		return fail(err);
 	std::vector<std::string> skipped;
 	const auto w = wire_counts(s, recs, c.mtu, &skipped);
-	std::printf("src dst dscp frames bytes\n");
+	std::printf("src dst dscp frames bytes cm_frames cm_bytes all_frames all_bytes\n");
+	auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
 	for (const auto &[k, v] : w)
-		std::printf("%s %s %u %llu %llu\n", k.src.c_str(), k.dst.c_str(), k.dscp,
-			    static_cast<unsigned long long>(v.frames),
-			    static_cast<unsigned long long>(v.bytes));
+		std::printf("%s %s %u %llu %llu %llu %llu %llu %llu\n", k.src.c_str(), k.dst.c_str(),
+			    k.dscp, u(v.data.frames), u(v.data.bytes), u(v.cm.frames), u(v.cm.bytes),
+			    u(v.data.frames + v.cm.frames), u(v.data.bytes + v.cm.bytes));
 	for (const auto &f : skipped)
 		std::fprintf(stderr, "rxecc-traffic: flow %s did not end ok: not counted\n", f.c_str());
 	return skipped.empty() ? 0 : 1;
