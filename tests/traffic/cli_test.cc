@@ -37,7 +37,7 @@ TEST(Cli, LaunchDefaultsAndValues)
 	EXPECT_EQ(p.cli.cmd, "launch");
 	EXPECT_EQ(p.cli.run.bin_ns, 1000000u);
 	EXPECT_EQ(p.cli.run.connect_timeout_ns, 30000000000u);
-	EXPECT_EQ(p.cli.run.spin_ns, 10000000u);
+	EXPECT_EQ(p.cli.run.spin_ns, 20000000u);
 	EXPECT_EQ(p.cli.run.start_delay_ns, 200000000u);
 	EXPECT_EQ(p.cli.run.port, 18520);
 	EXPECT_EQ(p.cli.run.messages, "auto");

@@ -20,7 +20,7 @@ const char kIntro[] =
 
 // Textual values converted after parsing (units and the like).
 struct Raw {
-	std::string bin = "1ms", connect_timeout = "30s", spin = "10ms", deadline, start_delay = "200ms",
+	std::string bin = "1ms", connect_timeout = "30s", spin = "20ms", deadline, start_delay = "200ms",
 		    start_at;
 	// gen
 	std::string size, rate, start = "0", period, duration, step, long_duration, short_at,
@@ -82,7 +82,7 @@ void add_run_options(CLI::App *s, RunArgs &a, Raw &r)
 		      "give up connecting a flow's QPs after this (default 30s)");
 	s->add_option("--spin", r.spin,
 		      "wait for a flow's start by reading the clock for the last TIME of it "
-		      "(default 10ms)");
+		      "(default 20ms)");
 	s->add_flag("--busy-poll", a.busy_poll,
 		    "poll the completion queues without sleeping (a CPU per host, at normal "
 		    "priority; default: completion events)");

@@ -22,7 +22,7 @@ struct RunArgs {
 	std::string messages = "auto"; // auto | all | none
 	std::uint16_t port = 18520;
 	std::uint64_t connect_timeout_ns = 30000000000ULL;
-	std::uint64_t spin_ns = 10000000;
+	std::uint64_t spin_ns = 20000000;
 	bool busy_poll = false;
 	unsigned rt_priority = 10;
 	std::optional<std::uint64_t> deadline_ns;

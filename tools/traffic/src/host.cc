@@ -368,8 +368,14 @@ void Host::build_flows()
 				   (cfg_.messages == MessageLog::kAuto && s.opt.msg_bytes <= kSmallMsg);
 			f->prog = std::make_unique<FlowProgress>(s, cfg_.bin_ns, log);
 		}
-		if (!drv && s.opt.verb == Verb::kSend)
-			f->rdepth = std::min(std::max(2 * s.opt.depth, 256u), 4096u);
+		// receives for a SEND flow: twice the sender's depth and 4 MiB
+		// at least (a receiver that stalls must not run dry: the
+		// sender would take an RNR NAK and retransmit), at most 4096
+		if (!drv && s.opt.verb == Verb::kSend) {
+			const std::uint64_t by_bytes = (4ULL << 20) / s.opt.msg_bytes;
+			f->rdepth = static_cast<unsigned>(std::min<std::uint64_t>(
+				std::max<std::uint64_t>({2ULL * s.opt.depth, by_bytes, 256}), 4096));
+		}
 		flows_.push_back(std::move(f));
 	}
 }

@@ -27,7 +27,7 @@ struct HostConfig {
 	MessageLog messages = MessageLog::kAuto;
 	std::uint16_t port = 18520;
 	std::uint64_t connect_timeout_ns = 30000000000ULL;
-	std::uint64_t spin_ns = 10000000;
+	std::uint64_t spin_ns = 20000000;
 	bool busy_poll = false;
 	// SCHED_FIFO priority of the host process, 0 = normal scheduling
 	int rt_priority = 10;
