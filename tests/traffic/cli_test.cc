@@ -167,9 +167,24 @@ TEST(Cli, Gen)
 	}
 }
 
+TEST(Cli, Stats)
+{
+	Parsed p = parse({"stats", "/tmp", "/", "--flows", "a,b", "--baseline", "0.25,0.5",
+			  "--baseline", "1"});
+	ASSERT_EQ(p.rc, -1) << p.err;
+	EXPECT_EQ(p.cli.dirs, (std::vector<std::string>{"/tmp", "/"}));
+	EXPECT_EQ(p.cli.flows, (std::vector<std::string>{"a", "b"}));
+	EXPECT_EQ(p.cli.baseline_gbps, (std::vector<double>{0.25, 0.5, 1}));
+	p = parse({"stats", "/tmp", "--baseline", "fast"});
+	EXPECT_EQ(p.rc, 2);
+	EXPECT_EQ(p.err, "rxecc-traffic: --baseline: 'fast' is not a goodput in Gbit/s above 0\n");
+	p = parse({"stats", "/nonexistent-dir"});
+	EXPECT_EQ(p.rc, 2);
+}
+
 TEST(Cli, HelpForEverySubcommand)
 {
-	for (const char *sub : {"launch", "run", "merge", "check", "wire", "gen"}) {
+	for (const char *sub : {"launch", "run", "merge", "check", "wire", "stats", "gen"}) {
 		Parsed p = parse({sub, "--help"});
 		EXPECT_EQ(p.rc, 0) << sub;
 		EXPECT_NE(p.out.find(std::string("Usage: rxecc-traffic ") + sub), std::string::npos)

@@ -266,6 +266,17 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	wire->add_option("--mtu", cli.mtu, "path MTU in bytes (default 1024)")
 		->check(CLI::IsMember({256, 512, 1024, 2048, 4096}));
 
+	auto *stats = app.add_subcommand(
+		"stats", "goodput, start errors and the host processes' CPU of results directories; "
+			 "with several, the median goodput, and its ratio to a baseline");
+	stats->add_option("dirs", cli.dirs, "results directories")->required()->check(CLI::ExistingDirectory);
+	stats->add_option("--flows", cli.flows, "only these flows, comma-separated")->delimiter(',');
+	std::vector<std::string> baseline;
+	stats->add_option("--baseline", baseline,
+			  "goodputs in Gbit/s of a reference (e.g. perftest, from perfstat gbps), "
+			  "repeatable or comma-separated")
+		->delimiter(',');
+
 	auto *gen = app.add_subcommand("gen", "write a schedule");
 	gen->require_subcommand(1);
 	GenArgs &g = cli.gen;
@@ -344,7 +355,7 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 
 	std::string msg;
 	bool ok = true;
-	for (CLI::App *sub : {launch, run, merge, check, wire}) {
+	for (CLI::App *sub : {launch, run, merge, check, wire, stats}) {
 		if (sub->parsed())
 			cli.cmd = sub->get_name();
 	}
@@ -366,6 +377,16 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 			g.command_line += (i ? " " : "") + std::string(i ? argv[i] : "rxecc-traffic");
 	} else if (cli.cmd == "launch" || cli.cmd == "run") {
 		ok = finish_run(cli.cmd, cli.run, r, msg);
+	} else if (cli.cmd == "stats") {
+		for (const auto &b : baseline) {
+			auto v = parse_double(b);
+			if (!v || !(*v > 0)) {
+				msg = "--baseline: '" + b + "' is not a goodput in Gbit/s above 0";
+				ok = false;
+				break;
+			}
+			cli.baseline_gbps.push_back(*v);
+		}
 	}
 	if (!ok) {
 		err = "rxecc-traffic: " + msg + "\n";

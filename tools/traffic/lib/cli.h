@@ -50,13 +50,16 @@ struct GenArgs {
 };
 
 struct Cli {
-	std::string cmd; // launch run merge check wire gen
+	std::string cmd; // launch run merge check wire stats gen
 	RunArgs run;
 	GenArgs gen;
 	std::string dir;      // merge, wire
 	std::string schedule; // merge (default DIR/schedule.txt), check
 	std::string hosts;    // check
 	std::uint64_t mtu = 1024;
+	// stats
+	std::vector<std::string> dirs, flows;
+	std::vector<double> baseline_gbps;
 };
 
 // Parses the command line. Returns -1 with `cli` filled when there is work

@@ -10,6 +10,8 @@
 #include <set>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cdf.h"
 #include "cli.h"
 #include "generators.h"
@@ -17,6 +19,7 @@
 #include "launch.h"
 #include "records.h"
 #include "schedule.h"
+#include "stats.h"
 #include "text.h"
 #include "units.h"
 
@@ -174,6 +177,76 @@ int cmd_wire(const Cli &c)
 	return skipped.empty() ? 0 : 1;
 }
 
+int cmd_stats(const Cli &c)
+{
+	const std::set<std::string> only(c.flows.begin(), c.flows.end());
+	const std::set<std::string> *sel = c.flows.empty() ? nullptr : &only;
+	std::vector<double> goodputs;
+	std::vector<std::int64_t> all_errs;
+	for (const auto &dir : c.dirs) {
+		Schedule s;
+		std::string err, text;
+		if (!load_schedule(dir + "/schedule.txt", FlowOptions{}, s, err))
+			return fail(err);
+		for (const auto &f : c.flows)
+			if (!s.find(f))
+				return fail("--flows: no flow '" + f + "' in " + dir + "/schedule.txt");
+		std::map<std::string, FlowRecord> recs;
+		if (!read_flows_table(dir + "/flows.csv", s, "", recs, &err))
+			return fail(err);
+		if (!read_file(dir + "/summary.json", text, &err))
+			return fail(err);
+		const auto sum = nlohmann::json::parse(text, nullptr, false);
+		if (sum.is_discarded() || !sum.contains("hosts") || !sum["hosts"].is_object())
+			return fail(dir + "/summary.json: not a summary of rxecc-traffic");
+		std::size_t n = 0, ok = 0;
+		for (const auto &f : s.flows)
+			if (!sel || sel->count(f.name)) {
+				n++;
+				ok += recs[f.name].status == "ok";
+			}
+		const auto g = goodput_bps(s, recs, sel);
+		const auto errs = start_error_list(s, recs, sel);
+		all_errs.insert(all_errs.end(), errs.begin(), errs.end());
+		const StartErrors se = start_errors(errs);
+		std::string line = dir + ": " + std::to_string(ok) + " of " + std::to_string(n) + " flows ok";
+		char b[200];
+		if (g) {
+			goodputs.push_back(*g / 1e9);
+			std::snprintf(b, sizeof(b), ", goodput %.4f Gbit/s", *g / 1e9);
+			line += b;
+		}
+		if (se.count) {
+			std::snprintf(b, sizeof(b), "; start error p50 %.1f us, p99 %.1f us, max %.1f us",
+				      static_cast<double>(se.p50) / 1e3, static_cast<double>(se.p99) / 1e3,
+				      static_cast<double>(se.max) / 1e3);
+			line += b;
+		}
+		for (const auto &[h, hj] : sum["hosts"].items())
+			if (const auto cpu = cpu_share(hj)) {
+				std::snprintf(b, sizeof(b), "; %s CPU %.1f%%", h.c_str(), *cpu * 100);
+				line += b;
+			}
+		std::printf("%s\n", line.c_str());
+	}
+	if (c.dirs.size() > 1 && !all_errs.empty()) {
+		const StartErrors se = start_errors(all_errs);
+		std::printf("all: start error p50 %.1f us, p99 %.1f us, max %.1f us (%zu flows)\n",
+			    static_cast<double>(se.p50) / 1e3, static_cast<double>(se.p99) / 1e3,
+			    static_cast<double>(se.max) / 1e3, se.count);
+	}
+	if (c.dirs.size() > 1 && !goodputs.empty())
+		std::printf("median goodput %.4f Gbit/s\n", median(goodputs));
+	if (!c.baseline_gbps.empty()) {
+		const double base = median(c.baseline_gbps);
+		std::printf("median baseline %.4f Gbit/s\n", base);
+		if (goodputs.empty())
+			return fail("no goodput to compare with the baseline", 1);
+		std::printf("ratio=%.3f\n", median(goodputs) / base);
+	}
+	return 0;
+}
+
 int cmd_gen(const Cli &c)
 {
 	const GenArgs &g = c.gen;
@@ -279,5 +352,7 @@ int main(int argc, char **argv)
 		return cmd_check(c);
 	if (c.cmd == "wire")
 		return cmd_wire(c);
+	if (c.cmd == "stats")
+		return cmd_stats(c);
 	return cmd_gen(c);
 }
