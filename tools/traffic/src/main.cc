@@ -228,6 +228,30 @@ int cmd_stats(const Cli &c)
 				line += b;
 			}
 		std::printf("%s\n", line.c_str());
+		// how each host waited for its starts (host.json's start_wait and
+		// timer_wakeups)
+		for (const auto &[h, hj] : sum["hosts"].items()) {
+			if (!hj.contains("start_wait") || !hj["start_wait"].is_object() ||
+			    !hj.contains("timer_wakeups") || !hj["timer_wakeups"].is_object())
+				continue;
+			const auto &w = hj["start_wait"];
+			const auto &t = hj["timer_wakeups"];
+			auto ms = [](const nlohmann::json &v) {
+				char x[32];
+				if (!v.is_number())
+					return std::string("-");
+				std::snprintf(x, sizeof(x), "%.2f", v.get<double>() / 1e6);
+				return std::string(x);
+			};
+			std::printf("  %s: %s waits for a start, %s begun late; timer wake-ups late p50 "
+				    "%s ms, max %s ms; longest pause while waiting p50 %s ms, max %s ms\n",
+				    h.c_str(), w.value("waits", nlohmann::json()).dump().c_str(),
+				    w.value("reached_late", nlohmann::json()).dump().c_str(),
+				    ms(t.value("late_p50_ns", nlohmann::json())).c_str(),
+				    ms(t.value("late_max_ns", nlohmann::json())).c_str(),
+				    ms(w.value("gap_p50_ns", nlohmann::json())).c_str(),
+				    ms(w.value("gap_max_ns", nlohmann::json())).c_str());
+		}
 	}
 	if (c.dirs.size() > 1 && !all_errs.empty()) {
 		const StartErrors se = start_errors(all_errs);
