@@ -133,6 +133,7 @@ TEST(Cli, Gen)
 
 	p = parse({"gen", "incast", "--senders", "h1,h2", "--receiver", "r", "--size", "64KiB",
 		   "--repeat", "3", "--period", "1ms"});
+	EXPECT_EQ(p.cli.gen.senders, (std::vector<std::string>{"h1", "h2"}));
 	ASSERT_EQ(p.rc, -1) << p.err;
 	EXPECT_EQ(p.cli.gen.size_bytes, 65536u);
 	EXPECT_EQ(p.cli.gen.repeats, 3u);
@@ -169,12 +170,16 @@ TEST(Cli, Gen)
 
 TEST(Cli, Stats)
 {
-	Parsed p = parse({"stats", "/tmp", "/", "--flows", "a,b", "--baseline", "0.25,0.5",
-			  "--baseline", "1"});
+	// a list option takes one argument (split at commas): the directories
+	// after it are not taken as more values
+	Parsed p = parse({"stats", "--flows", "a,b", "/tmp", "--baseline", "0.25,0.5,1", "/"});
 	ASSERT_EQ(p.rc, -1) << p.err;
 	EXPECT_EQ(p.cli.dirs, (std::vector<std::string>{"/tmp", "/"}));
 	EXPECT_EQ(p.cli.flows, (std::vector<std::string>{"a", "b"}));
 	EXPECT_EQ(p.cli.baseline_gbps, (std::vector<double>{0.25, 0.5, 1}));
+	p = parse({"stats", "--flows", "a,,b", "/tmp"});
+	EXPECT_EQ(p.rc, 2);
+	EXPECT_EQ(p.err, "rxecc-traffic: --flows: 'a,,b' has an empty item\n");
 	p = parse({"stats", "/tmp", "--baseline", "fast"});
 	EXPECT_EQ(p.rc, 2);
 	EXPECT_EQ(p.err, "rxecc-traffic: --baseline: 'fast' is not a goodput in Gbit/s above 0\n");

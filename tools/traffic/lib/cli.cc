@@ -25,7 +25,27 @@ struct Raw {
 	// gen
 	std::string size, rate, start = "0", period, duration, step, long_duration, short_at,
 			  short_size, msg = "64KiB", verb = "write", load;
+	// comma-separated lists
+	std::string senders, srcs, dsts, hosts, flows, baseline;
 };
+
+// Splits a comma-separated list of OPT; false with `err` if an item is
+// empty.
+bool split_list(const char *opt, const std::string &v, std::vector<std::string> &out,
+		std::string &err)
+{
+	out.clear();
+	if (v.empty())
+		return true;
+	for (auto item : split_on(v, ',')) {
+		if (item.empty()) {
+			err = std::string(opt) + ": '" + v + "' has an empty item";
+			return false;
+		}
+		out.emplace_back(item);
+	}
+	return true;
+}
 
 bool conv_time(const std::string &opt, const std::string &v, std::uint64_t &out, std::string &err,
 	       bool positive = false)
@@ -162,6 +182,10 @@ bool valid_hosts(const char *opt, const std::vector<std::string> &v, std::string
 
 bool finish_gen(GenArgs &g, const Raw &r, std::string &err)
 {
+	if (!split_list("--senders", r.senders, g.senders, err) ||
+	    !split_list("--src", r.srcs, g.srcs, err) || !split_list("--dst", r.dsts, g.dsts, err) ||
+	    !split_list("--hosts", r.hosts, g.hosts, err))
+		return false;
 	g.opt.verb = *parse_verb(r.verb);
 	if (!conv_size("--msg", r.msg, g.opt.msg_bytes, err))
 		return false;
@@ -270,18 +294,16 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 		"stats", "goodput, start errors and the host processes' CPU of results directories; "
 			 "with several, the median goodput, and its ratio to a baseline");
 	stats->add_option("dirs", cli.dirs, "results directories")->required()->check(CLI::ExistingDirectory);
-	stats->add_option("--flows", cli.flows, "only these flows, comma-separated")->delimiter(',');
-	std::vector<std::string> baseline;
-	stats->add_option("--baseline", baseline,
+	stats->add_option("--flows", r.flows, "only these flows, comma-separated");
+	stats->add_option("--baseline", r.baseline,
 			  "goodputs in Gbit/s of a reference (e.g. perftest, from perfstat gbps), "
-			  "repeatable or comma-separated")
-		->delimiter(',');
+			  "comma-separated");
 
 	auto *gen = app.add_subcommand("gen", "write a schedule");
 	gen->require_subcommand(1);
 	GenArgs &g = cli.gen;
 	auto *inc = gen->add_subcommand("incast", "N:1 incast, repeated every PERIOD");
-	inc->add_option("--senders", g.senders, "senders, comma-separated")->required()->delimiter(',');
+	inc->add_option("--senders", r.senders, "senders, comma-separated")->required();
 	inc->add_option("--receiver", g.receiver, "receiver")->required();
 	inc->add_option("--size", r.size, "bytes per sender")->required();
 	inc->add_option("--repeat", g.repeats, "bursts (default 1)")->check(CLI::Range(1u, 1000000u));
@@ -291,8 +313,8 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 
 	auto *poi = gen->add_subcommand(
 		"poisson", "Poisson arrivals at a target load of a bottleneck, sizes from a CDF");
-	poi->add_option("--src", g.srcs, "sources, comma-separated")->required()->delimiter(',');
-	poi->add_option("--dst", g.dsts, "destinations, comma-separated")->required()->delimiter(',');
+	poi->add_option("--src", r.srcs, "sources, comma-separated")->required();
+	poi->add_option("--dst", r.dsts, "destinations, comma-separated")->required();
 	poi->add_option("--cdf", g.cdf,
 			"size distribution: websearch, fb_hadoop, pcn_w1, pcn_w2, accurate_c, or a "
 			"file")
@@ -306,7 +328,7 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	add_flow_options(poi, g, r);
 
 	auto *a2a = gen->add_subcommand("alltoall", "every host to every other host");
-	a2a->add_option("--hosts", g.hosts, "hosts, comma-separated")->required()->delimiter(',');
+	a2a->add_option("--hosts", r.hosts, "hosts, comma-separated")->required();
 	a2a->add_option("--size", r.size, "bytes per pair")->required();
 	a2a->add_option("--repeat", g.repeats, "rounds (default 1)")->check(CLI::Range(1u, 1000000u));
 	a2a->add_option("--period", r.period, "time between rounds");
@@ -315,7 +337,7 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 
 	auto *st = gen->add_subcommand(
 		"staircase", "long-lived flows join one every STEP, then leave in reverse order");
-	st->add_option("--senders", g.senders, "senders, comma-separated")->required()->delimiter(',');
+	st->add_option("--senders", r.senders, "senders, comma-separated")->required();
 	st->add_option("--receiver", g.receiver, "receiver")->required();
 	st->add_option("--step", r.step, "time between joins (and leaves)")->required();
 	st->add_option("--prefix", g.prefix, "flow name prefix (default stair)");
@@ -378,6 +400,9 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	} else if (cli.cmd == "launch" || cli.cmd == "run") {
 		ok = finish_run(cli.cmd, cli.run, r, msg);
 	} else if (cli.cmd == "stats") {
+		std::vector<std::string> baseline;
+		ok = split_list("--flows", r.flows, cli.flows, msg) &&
+		     split_list("--baseline", r.baseline, baseline, msg);
 		for (const auto &b : baseline) {
 			auto v = parse_double(b);
 			if (!v || !(*v > 0)) {
