@@ -105,6 +105,11 @@ fabric_host() {
 		fabric_nic_offloads "$name" eth0
 		fabric_nic_offloads "$fab" "$name"
 	fi
+	# rxe keeps up to 64 packets per QP in the host's stack, and a packet
+	# the NIC's qdisc drops moves its QP to the error state: give the
+	# queue room for many QPs (the default, 1000, overflowed with 64
+	# flows of 16 x 64 KiB WRITEs)
+	ip -n "$name" link set eth0 txqueuelen 10000
 	rxe_add "$name" "rxe_$name" eth0
 }
 
