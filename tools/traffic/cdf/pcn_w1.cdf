@@ -8,8 +8,8 @@
 # Our readings, not the paper's: sizes are uniform within a class (linear
 # between the class bounds); the rows add up to 99.99 %, so XL takes the
 # remaining 0.42 %; the table gives no largest size, so XL ends at 1.007MB,
-# where XL carries 7.04/83.8 of L's bytes as in the table. With uniform
-# classes the byte shares come out as 6.3, 8.9, 78.3 and 6.6 %.
+# where XL carries 7.04/83.8 of L's bytes as in the table (the other byte
+# shares then differ from the table's).
 0       0
 10K     80.14
 100K    90.46

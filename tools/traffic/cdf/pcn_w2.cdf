@@ -7,8 +7,8 @@
 #
 # Our readings, not the paper's: sizes are uniform within a class (linear
 # between the class bounds); the table gives no largest size, so XL ends at
-# 25.9MB, where XL carries 96.7/1.53 of L's bytes as in the table. With
-# uniform classes the byte shares come out as 0.3, 0.7, 1.5 and 97.5 %.
+# 25.9MB, where XL carries 96.7/1.53 of L's bytes as in the table (the
+# other byte shares then differ from the table's).
 0      0
 10K    70.79
 100K   87.38

@@ -245,6 +245,11 @@ private:
 	std::int64_t spin_total_ = 0;	      // time spent reading the clock before starts
 	std::vector<std::int64_t> spin_gaps_;  // longest gap between readings, per start
 	std::size_t arrived_late_ = 0;	      // starts reached after their time
+	// the longest single round of each kind of work after T0: what may
+	// hold up a start that falls due meanwhile
+	struct {
+		std::int64_t cm = 0, completions = 0, finalize = 0, starts = 0;
+	} longest_;
 };
 
 enum : std::uint32_t { kTagCm = 1, kTagComp = 2, kTagTimer = 3, kTagCoord = 4 };
@@ -1190,6 +1195,7 @@ int Host::run()
 				// then wait for one posting call of each flow before
 				// them, not for all of its work requests.
 				std::vector<Flow *> batch;
+				const std::int64_t ts = mono_ns();
 				while (next_start_ < starts_.size() &&
 				       starts_[next_start_]->start_abs <= mono_ns()) {
 					Flow *f = starts_[next_start_++];
@@ -1199,6 +1205,7 @@ int Host::run()
 				for (Flow *f : batch)
 					post_more(*f, rel(mono_ns()));
 				now = mono_ns();
+				longest_.starts = std::max(longest_.starts, now - ts);
 			}
 			itimerspec its{};
 			std::int64_t at = 0;
@@ -1224,7 +1231,9 @@ int Host::run()
 			if (far)
 				for (auto &fp : flows_)
 					if (fp->driver && fp->final_pending && !fp->finalized) {
+						const std::int64_t t = mono_ns();
 						finalize(*fp);
+						longest_.finalize = std::max(longest_.finalize, mono_ns() - t);
 						break; // one per round: the loop checks the clock again
 					}
 			if (now >= deadline_abs_) {
@@ -1257,9 +1266,13 @@ int Host::run()
 		}
 		for (int i = 0; i < n; i++) {
 			switch (evs[i].data.u32) {
-			case kTagCm:
+			case kTagCm: {
+				const std::int64_t t = mono_ns();
 				handle_cm();
+				if (phase_ == Phase::kRunning)
+					longest_.cm = std::max(longest_.cm, mono_ns() - t);
 				break;
+			}
 			case kTagComp:
 				handle_cq_events();
 				break;
@@ -1285,11 +1298,14 @@ int Host::run()
 		// completions, a bounded batch per CQ per round
 		std::vector<Flow *> work;
 		work.swap(dirty_);
+		const std::int64_t tw = mono_ns();
 		for (Flow *f : work) {
 			poll_flow(*f);
 			if (f->dirty)
 				dirty_.push_back(f);
 		}
+		if (phase_ == Phase::kRunning)
+			longest_.completions = std::max(longest_.completions, mono_ns() - tw);
 	}
 	return finish();
 }
@@ -1368,6 +1384,10 @@ int Host::finish()
 		{"gap_p50_ns", sg.count ? nlohmann::json(sg.p50) : nlohmann::json(nullptr)},
 		{"gap_p99_ns", sg.count ? nlohmann::json(sg.p99) : nlohmann::json(nullptr)},
 		{"gap_max_ns", sg.count ? nlohmann::json(sg.max) : nlohmann::json(nullptr)}};
+	m["longest_ns"] = {{"cm_events", longest_.cm},
+			   {"completions", longest_.completions},
+			   {"flow_ends", longest_.finalize},
+			   {"starts", longest_.starts}};
 	m["flows"] = fst;
 	m["rx"] = rst;
 	std::string err;
