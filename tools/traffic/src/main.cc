@@ -251,6 +251,15 @@ int cmd_stats(const Cli &c)
 				    ms(t.value("late_max_ns", nlohmann::json())).c_str(),
 				    ms(w.value("gap_p50_ns", nlohmann::json())).c_str(),
 				    ms(w.value("gap_max_ns", nlohmann::json())).c_str());
+			if (hj.contains("longest_ns") && hj["longest_ns"].is_object()) {
+				const auto &l = hj["longest_ns"];
+				std::printf("  %s: longest rounds: rdma_cm events %s ms, completions %s ms, "
+					    "flow ends %s ms, starts %s ms\n",
+					    h.c_str(), ms(l.value("cm_events", nlohmann::json())).c_str(),
+					    ms(l.value("completions", nlohmann::json())).c_str(),
+					    ms(l.value("flow_ends", nlohmann::json())).c_str(),
+					    ms(l.value("starts", nlohmann::json())).c_str());
+			}
 		}
 	}
 	if (c.dirs.size() > 1 && !all_errs.empty()) {
