@@ -10,6 +10,8 @@
 #include <limits>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace rxecc::traffic {
 
 std::vector<std::string_view> split_lines(std::string_view text)
@@ -133,7 +135,8 @@ bool read_file(const std::string &path, std::string &out, std::string *err)
 
 bool write_file(const std::string &path, std::string_view data, std::string *err)
 {
-	const std::string tmp = path + ".tmp";
+	// unique per process: hosts run apart may write the same file
+	const std::string tmp = path + ".tmp." + std::to_string(getpid());
 	std::FILE *f = std::fopen(tmp.c_str(), "w");
 	if (!f) {
 		if (err)

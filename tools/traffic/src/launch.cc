@@ -346,6 +346,11 @@ int launch_hosts(const RunArgs &a, const Schedule &s, const Hosts &hosts)
 int run_solo(const RunArgs &a, const Schedule &s, const Hosts &hosts)
 {
 	SoloCoordinator coord(a);
+	std::string err;
+	if (!enter_netns(hosts.find(a.host)->netns, &err)) {
+		std::fprintf(stderr, "rxecc-traffic[%s]: %s\n", a.host.c_str(), err.c_str());
+		return 1;
+	}
 	const HostConfig cfg = host_config(a, s, hosts, a.host, "run");
 	return run_host(cfg, coord);
 }

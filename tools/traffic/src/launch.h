@@ -17,7 +17,7 @@ bool netns_exists(const std::string &ns);
 // process exited 0. The records are in a.out/HOST/.
 int launch_hosts(const RunArgs &a, const Schedule &s, const Hosts &hosts);
 
-// run: host a.host in this process.
+// run: host a.host in this process, in its network namespace.
 int run_solo(const RunArgs &a, const Schedule &s, const Hosts &hosts);
 
 } // namespace rxecc::traffic

@@ -96,14 +96,13 @@ int cmd_launch_or_run(const Cli &c)
 			return fail("--host: '" + a.host + "' is not in " + a.hosts);
 		if (!in)
 			return fail("--host: no flow of " + a.schedule + " involves '" + a.host + "'");
-	} else {
-		for (const auto &h : s.hosts()) {
-			const HostSpec *hs = hosts.find(h);
-			if (!netns_exists(hs->netns))
-				return fail(a.hosts + ":" + std::to_string(hs->line) + ": host " + h +
-					    ": no network namespace " + hs->netns + " (/run/netns/" +
-					    hs->netns + ")");
-		}
+	}
+	for (const auto &h : s.hosts()) {
+		const HostSpec *hs = hosts.find(h);
+		if ((c.cmd == "launch" || h == a.host) && !netns_exists(hs->netns))
+			return fail(a.hosts + ":" + std::to_string(hs->line) + ": host " + h +
+				    ": no network namespace " + hs->netns + " (/run/netns/" + hs->netns +
+				    "; netns=- for this process's own)");
 	}
 	if (!make_dir(a.out, err) || !write_file(a.out + "/schedule.txt", format_schedule(s), &err))
 		return fail(err, 1);
