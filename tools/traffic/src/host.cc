@@ -201,7 +201,7 @@ private:
 	void poll_flow(Flow &f);
 	void post_more(Flow &f, std::int64_t rel, std::uint64_t cap = UINT64_MAX);
 	void post_recvs(Flow &f, Conn &c);
-	bool start_flow(Flow &f);
+	bool start_flow(Flow &f, std::uint64_t first_wrs);
 	void finalize(Flow &f);
 	void probe_retx();
 	void stop_all(const std::string &status);
@@ -841,8 +841,9 @@ void Host::post_more(Flow &f, std::int64_t now_rel, std::uint64_t cap)
 	}
 }
 
-// Starts the flow with its first work request; false if it cannot start.
-bool Host::start_flow(Flow &f)
+// Starts the flow with its first `first_wrs` work requests (at most depth
+// per QP); false if it cannot start.
+bool Host::start_flow(Flow &f, std::uint64_t first_wrs)
 {
 	f.started = true;
 	if (!f.fail.empty()) {
@@ -858,7 +859,7 @@ bool Host::start_flow(Flow &f)
 		}
 	const std::int64_t now = rel(mono_ns());
 	f.prog->start(now);
-	post_more(f, now, 1);
+	post_more(f, now, first_wrs);
 	return true;
 }
 
@@ -1172,38 +1173,42 @@ int Host::run()
 			while (next_start_ < starts_.size() &&
 			       starts_[next_start_]->start_abs - now <= static_cast<std::int64_t>(cfg_.spin_ns)) {
 				const std::int64_t due = starts_[next_start_]->start_abs;
-				// Until 100 us before, yield at every reading: other
+				// Until 1 ms before, yield at every reading: other
 				// hosts' processes may wait for their own starts at the
 				// same real-time priority, and one that spins without
 				// yielding keeps its CPU from them. `gap` is the longest
 				// time between two readings: when this process did not
 				// run (its CPU was taken, or the emulated CPU itself was
-				// not running).
+				// not running). A yield can take hundreds of us
+				// under emulation: the last millisecond is spun.
 				const std::int64_t spin0 = mono_ns();
 				std::int64_t gap = 0;
 				for (std::int64_t t = spin0, prev = spin0; t < due; prev = t, t = mono_ns()) {
 					gap = std::max(gap, t - prev);
-					if (due - t > 100000)
+					if (due - t > 1000000)
 						sched_yield();
 				}
 				if (spin0 > due)
 					arrived_late_++;
 				spin_gaps_.push_back(gap);
 				spin_total_ += std::max<std::int64_t>(0, due - spin0);
-				// Every flow due by now starts with one work request,
-				// then each gets the rest: flows that start together
-				// then wait for one posting call of each flow before
-				// them, not for all of its work requests.
-				std::vector<Flow *> batch;
+				// Several flows due by now start with one work request
+				// each, then each gets the rest: flows that start
+				// together then wait for one posting call of each flow
+				// before them, not for all of its work requests. A flow
+				// due alone gets them all in its first call.
+				std::vector<Flow *> due_now, started;
 				const std::int64_t ts = mono_ns();
 				while (next_start_ < starts_.size() &&
-				       starts_[next_start_]->start_abs <= mono_ns()) {
-					Flow *f = starts_[next_start_++];
-					if (start_flow(*f))
-						batch.push_back(f);
-				}
-				for (Flow *f : batch)
-					post_more(*f, rel(mono_ns()));
+				       starts_[next_start_]->start_abs <= ts)
+					due_now.push_back(starts_[next_start_++]);
+				const std::uint64_t first = due_now.size() > 1 ? 1 : UINT64_MAX;
+				for (Flow *f : due_now)
+					if (start_flow(*f, first))
+						started.push_back(f);
+				if (first != UINT64_MAX)
+					for (Flow *f : started)
+						post_more(*f, rel(mono_ns()));
 				now = mono_ns();
 				longest_.starts = std::max(longest_.starts, now - ts);
 			}
