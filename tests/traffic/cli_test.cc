@@ -187,6 +187,24 @@ TEST(Cli, Stats)
 	EXPECT_EQ(p.rc, 2);
 }
 
+TEST(Cli, WireCompare)
+{
+	Parsed p = parse({"wire", "/tmp", "--compare", "a,b,26,100,2000"});
+	ASSERT_EQ(p.rc, -1) << p.err;
+	EXPECT_TRUE(p.cli.do_compare);
+	EXPECT_EQ(p.cli.compare.src, "a");
+	EXPECT_EQ(p.cli.compare.dst, "b");
+	EXPECT_EQ(p.cli.compare.dscp, 26u);
+	EXPECT_EQ(p.cli.compare.frames, 100u);
+	EXPECT_EQ(p.cli.compare.bytes, 2000u);
+	for (const char *bad : {"a,b,26,100", "a,b,64,1,1", "a,b,26,x,1", "a/,b,26,1,1"}) {
+		p = parse({"wire", "/tmp", "--compare", bad});
+		EXPECT_EQ(p.rc, 2) << bad;
+		EXPECT_EQ(p.err, std::string("rxecc-traffic: --compare: '") + bad +
+					 "' is not SRC,DST,DSCP,FRAMES,BYTES\n");
+	}
+}
+
 TEST(Cli, HelpForEverySubcommand)
 {
 	for (const char *sub : {"launch", "run", "merge", "check", "wire", "stats", "gen"}) {

@@ -303,6 +303,35 @@ TEST(Wire, CountsOkFlowsPerDirection)
 	EXPECT_EQ(ba.cm.frames, 2u + 2 + 3 * 2);
 }
 
+TEST(Wire, CompareWithTheFabric)
+{
+	WireTotals want;
+	want.data = {100, 108000};
+	want.cm = {5, 5 * 322};
+	const std::uint64_t f = 105, b = 108000 + 5 * 322;
+	WireCompare c = compare_wire(want, f, b);
+	EXPECT_TRUE(c.match);
+	EXPECT_EQ(c.repeated_cm, 0u);
+	EXPECT_EQ(c.message, "match: 105 frames, 109610 bytes; the records account for 100 data "
+			     "frames (108000 bytes) and 5 connection management frames (1610 bytes)");
+	// two MADs sent again: still a match
+	c = compare_wire(want, f + 2, b + 2 * 322);
+	EXPECT_TRUE(c.match);
+	EXPECT_EQ(c.repeated_cm, 2u);
+	EXPECT_NE(c.message.find(", and 2 repeated connection management frames"), std::string::npos);
+	// a data frame sent again (1082 bytes) is not a MAD
+	c = compare_wire(want, f + 1, b + 1082);
+	EXPECT_FALSE(c.match);
+	EXPECT_EQ(c.message.rfind("1 extra frames of 1082 bytes are not connection management", 0), 0u)
+		<< c.message;
+	// a frame short
+	c = compare_wire(want, f - 1, b - 1080);
+	EXPECT_FALSE(c.match);
+	EXPECT_EQ(c.message.rfind("fewer frames or bytes than the records account for", 0), 0u);
+	// as many frames but fewer bytes
+	EXPECT_FALSE(compare_wire(want, f, b - 1).match);
+}
+
 TEST(Csv, LinesFieldsAndErrors)
 {
 	std::vector<CsvRow> rows;

@@ -26,7 +26,7 @@ struct Raw {
 	std::string size, rate, start = "0", period, duration, step, long_duration, short_at,
 			  short_size, msg = "64KiB", verb = "write", load;
 	// comma-separated lists
-	std::string senders, srcs, dsts, hosts, flows, baseline;
+	std::string senders, srcs, dsts, hosts, flows, baseline, compare;
 };
 
 // Splits a comma-separated list of OPT; false with `err` if an item is
@@ -289,6 +289,9 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	wire->add_option("dir", cli.dir, "results directory")->required()->check(CLI::ExistingDirectory);
 	wire->add_option("--mtu", cli.mtu, "path MTU in bytes (default 1024)")
 		->check(CLI::IsMember({256, 512, 1024, 2048, 4096}));
+	wire->add_option("--compare", r.compare,
+			 "SRC,DST,DSCP,FRAMES,BYTES: compare what a fabric queue carried from SRC to "
+			 "DST on DSCP with the records (exit 1 unless it matches)");
 
 	auto *stats = app.add_subcommand(
 		"stats", "goodput, start errors and the host processes' CPU of results directories; "
@@ -399,6 +402,26 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 			g.command_line += (i ? " " : "") + std::string(i ? argv[i] : "rxecc-traffic");
 	} else if (cli.cmd == "launch" || cli.cmd == "run") {
 		ok = finish_run(cli.cmd, cli.run, r, msg);
+	} else if (cli.cmd == "wire" && !r.compare.empty()) {
+		const auto f = split_on(r.compare, ',');
+		std::optional<std::uint64_t> dscp, fr, by;
+		if (f.size() == 5) {
+			dscp = parse_uint(f[2]);
+			fr = parse_uint(f[3]);
+			by = parse_uint(f[4]);
+		}
+		if (f.size() != 5 || !valid_name(f[0]) || !valid_name(f[1]) || !dscp ||
+		    *dscp > kMaxDscp || !fr || !by) {
+			msg = "--compare: '" + r.compare + "' is not SRC,DST,DSCP,FRAMES,BYTES";
+			ok = false;
+		} else {
+			cli.do_compare = true;
+			cli.compare.src = std::string(f[0]);
+			cli.compare.dst = std::string(f[1]);
+			cli.compare.dscp = static_cast<unsigned>(*dscp);
+			cli.compare.frames = *fr;
+			cli.compare.bytes = *by;
+		}
 	} else if (cli.cmd == "stats") {
 		std::vector<std::string> baseline;
 		ok = split_list("--flows", r.flows, cli.flows, msg) &&

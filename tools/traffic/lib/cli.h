@@ -57,6 +57,13 @@ struct Cli {
 	std::string schedule; // merge (default DIR/schedule.txt), check
 	std::string hosts;    // check
 	std::uint64_t mtu = 1024;
+	// wire --compare SRC,DST,DSCP,FRAMES,BYTES
+	struct {
+		std::string src, dst;
+		unsigned dscp = 0;
+		std::uint64_t frames = 0, bytes = 0;
+	} compare;
+	bool do_compare = false;
 	// stats
 	std::vector<std::string> dirs, flows;
 	std::vector<double> baseline_gbps;

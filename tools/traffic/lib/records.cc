@@ -509,6 +509,34 @@ std::map<WireKey, WireTotals> wire_counts(const Schedule &s,
 	return out;
 }
 
+WireCompare compare_wire(const WireTotals &want, std::uint64_t frames, std::uint64_t bytes)
+{
+	WireCompare c;
+	const std::uint64_t wf = want.data.frames + want.cm.frames;
+	const std::uint64_t wb = want.data.bytes + want.cm.bytes;
+	const std::string got = std::to_string(frames) + " frames, " + std::to_string(bytes) +
+				" bytes; the records account for " + std::to_string(want.data.frames) +
+				" data frames (" + std::to_string(want.data.bytes) + " bytes) and " +
+				std::to_string(want.cm.frames) + " connection management frames (" +
+				std::to_string(want.cm.bytes) + " bytes)";
+	if (frames < wf || bytes < wb) {
+		c.message = "fewer frames or bytes than the records account for: " + got;
+		return c;
+	}
+	const std::uint64_t xf = frames - wf, xb = bytes - wb;
+	if (xb != xf * kCmFrameBytes) {
+		c.message = std::to_string(xf) + " extra frames of " + std::to_string(xb) +
+			    " bytes are not connection management frames: " + got;
+		return c;
+	}
+	c.match = true;
+	c.repeated_cm = xf;
+	c.message = "match: " + got + (xf ? ", and " + std::to_string(xf) +
+						    " repeated connection management frames"
+					  : std::string());
+	return c;
+}
+
 std::string summary_line(const MergeResult &r)
 {
 	std::string s = std::to_string(r.ok) + " of " + std::to_string(r.flows) + " flows ok";

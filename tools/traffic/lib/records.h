@@ -92,6 +92,18 @@ std::map<WireKey, WireTotals> wire_counts(const Schedule &s,
 					  const std::map<std::string, FlowRecord> &recs,
 					  std::uint64_t mtu, std::vector<std::string> *skipped);
 
+// Compares what a fabric queue carried (frames, bytes) from src to dst on
+// the flows' DSCP with what the records account for. It matches when
+// nothing is missing and every extra frame is a connection management MAD:
+// the CM repeats a MAD whose answer is late (a stalled host), while a
+// retransmitted or stray data frame has another size.
+struct WireCompare {
+	bool match = false;
+	std::uint64_t repeated_cm = 0; // extra CM frames
+	std::string message;
+};
+WireCompare compare_wire(const WireTotals &want, std::uint64_t frames, std::uint64_t bytes);
+
 // The summary line launch and merge print.
 std::string summary_line(const MergeResult &r);
 

@@ -167,7 +167,6 @@ struct Flow {
 	bool started = false, finalized = false, final_pending = false, dirty = false;
 	std::int64_t start_abs = 0;
 	unsigned up = 0, closed = 0;
-	std::int64_t closed_at = 0;
 };
 
 class Host {
@@ -638,7 +637,6 @@ void Host::on_cm_event(rdma_cm_event_type type, int status, rdma_cm_id *id,
 		return;
 	}
 	Flow &f = *c->flow;
-	const std::string ev = rdma_event_str(type);
 	switch (type) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED: {
 		if (c->id->verbs != ctx_) {
@@ -745,7 +743,6 @@ void Host::on_cm_event(rdma_cm_event_type type, int status, rdma_cm_id *id,
 		if (c->st == ConnState::kUp) {
 			c->st = ConnState::kClosed;
 			f.closed++;
-			f.closed_at = now;
 		}
 		if (f.driver && !f.finalized && !f.final_pending && f.started && f.fail.empty()) {
 			f.fail = "disconnected";
@@ -774,7 +771,8 @@ void Host::handle_cm()
 		rdma_cm_id *id = e->id;
 		rdma_conn_param p = e->param.conn;
 		std::uint8_t pd[256];
-		const std::size_t pd_len = p.private_data ? std::min<std::size_t>(p.private_data_len, sizeof(pd)) : 0;
+		const std::size_t pd_len =
+			p.private_data ? std::min<std::size_t>(p.private_data_len, sizeof(pd)) : 0;
 		if (pd_len)
 			std::memcpy(pd, p.private_data, pd_len);
 		p.private_data = nullptr;

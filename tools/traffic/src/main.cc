@@ -165,6 +165,15 @@ int cmd_wire(const Cli &c)
 		return fail(err);
 	std::vector<std::string> skipped;
 	const auto w = wire_counts(s, recs, c.mtu, &skipped);
+	if (c.do_compare) {
+		for (const auto &f : skipped)
+			std::fprintf(stderr, "rxecc-traffic: flow %s did not end ok\n", f.c_str());
+		auto it = w.find(WireKey{c.compare.src, c.compare.dst, c.compare.dscp});
+		const WireCompare r = compare_wire(it == w.end() ? WireTotals{} : it->second,
+						   c.compare.frames, c.compare.bytes);
+		std::printf("%s\n", r.message.c_str());
+		return r.match && skipped.empty() ? 0 : 1;
+	}
 	std::printf("src dst dscp frames bytes cm_frames cm_bytes all_frames all_bytes\n");
 	auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
 	for (const auto &[k, v] : w)
