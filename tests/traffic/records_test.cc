@@ -372,7 +372,7 @@ public:
 		};
 		stat("cnp_rx", 4);
 		if (retx)
-			stat("retx", *retx);
+			stat("retx_pkts", *retx);
 		w.end_nest(st);
 		out.push_back(rxecc::GenlMsg{RXE_CC_CMD_QP_GET, w.bytes()});
 		return {};

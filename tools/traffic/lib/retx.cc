@@ -7,7 +7,7 @@
 
 namespace rxecc::traffic {
 
-const char kRetxStat[] = "retx";
+const char kRetxStat[] = "retx_pkts";
 
 std::optional<std::uint64_t> qp_retx(rxecc::Transport &t, const std::string &dev,
 				     std::uint32_t qpn)

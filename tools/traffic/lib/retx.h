@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// Retransmissions counted by a QP, from the rxe_cc generic netlink family
-// (the per-QP statistic "retx" of RXE_CC_CMD_QP_GET, see
-// include/uapi/rdma/rxe_cc.h). This is the one place that knows where the
-// count comes from.
+// Retransmissions counted by a QP, from the rxe_cc generic netlink family:
+// the per-QP statistic "retx_pkts" (packets retransmitted) of
+// RXE_CC_CMD_QP_GET, see include/uapi/rdma/rxe_cc.h. This is the one place
+// that knows where the count comes from.
 #ifndef RXECC_TRAFFIC_RETX_H
 #define RXECC_TRAFFIC_RETX_H
 
