@@ -119,7 +119,8 @@ void write_hosts(const TempDir &d, const Schedule &s)
 	HostOutput a;
 	a.host = "a";
 	a.driven = {{&s.flows[0], &w}, {&s.flows[1], &sp}};
-	a.meta = {{"host", "a"}, {"version", "0.1.0"}, {"t0_monotonic_ns", 123}, {"t0_realtime_ns", 456}};
+	a.meta = {{"host", "a"}, {"version", "0.1.0"}, {"t0_monotonic_ns", 123}, {"t0_realtime_ns", 456},
+		  {"settings", {{"bin_ns", 1000000}}}};
 	HostOutput b;
 	b.host = "b";
 	b.driven = {{&s.flows[2], &r}};
@@ -130,7 +131,8 @@ void write_hosts(const TempDir &d, const Schedule &s)
 	rx.msgs = 1;
 	rx.status = "ok";
 	b.received = {{"s", rx}};
-	b.meta = {{"host", "b"}, {"version", "0.1.0"}, {"t0_monotonic_ns", 123}, {"t0_realtime_ns", 456}};
+	b.meta = {{"host", "b"}, {"version", "0.1.0"}, {"t0_monotonic_ns", 123}, {"t0_realtime_ns", 456},
+		  {"settings", {{"bin_ns", 1000000}}}};
 	std::string err;
 	ASSERT_TRUE(write_host_output(d.path(), a, &err)) << err;
 	ASSERT_TRUE(write_host_output(d.path(), b, &err)) << err;
@@ -182,6 +184,7 @@ TEST(Records, HostFilesAndMerge)
 	const auto j = nlohmann::json::parse(d.read("summary.json"));
 	EXPECT_EQ(j["t0_monotonic_ns"], 123);
 	EXPECT_EQ(j["t0_realtime_ns"], 456);
+	EXPECT_EQ(j["bin_ns"], 1000000);
 	EXPECT_EQ(j["version"], "0.1.0");
 	EXPECT_EQ(j["flows"]["total"], 4);
 	EXPECT_EQ(j["flows"]["failed"], 2);

@@ -435,12 +435,15 @@ bool merge_records(const std::string &dir, const Schedule &s, MergeResult &res, 
 
 	nlohmann::json sum;
 	nlohmann::json hj = nlohmann::json::object();
-	std::set<std::string> t0m, t0r;
+	std::set<std::string> t0m, t0r, bin_widths;
 	std::string version;
 	for (auto &[name, hf] : hosts) {
 		if (!hf.have_meta)
 			continue;
 		hj[name] = hf.meta;
+		if (hf.meta.contains("settings") && hf.meta["settings"].is_object() &&
+		    hf.meta["settings"].contains("bin_ns"))
+			bin_widths.insert(hf.meta["settings"]["bin_ns"].dump());
 		if (hf.meta.contains("t0_monotonic_ns"))
 			t0m.insert(hf.meta["t0_monotonic_ns"].dump());
 		if (hf.meta.contains("t0_realtime_ns"))
@@ -456,6 +459,8 @@ bool merge_records(const std::string &dir, const Schedule &s, MergeResult &res, 
 	// one T0 for every host (launch), else per host only
 	sum["t0_monotonic_ns"] = t0m.size() == 1 ? nlohmann::json::parse(*t0m.begin()) : nullptr;
 	sum["t0_realtime_ns"] = t0r.size() == 1 ? nlohmann::json::parse(*t0r.begin()) : nullptr;
+	sum["bin_ns"] =
+		bin_widths.size() == 1 ? nlohmann::json::parse(*bin_widths.begin()) : nullptr;
 	sum["hosts"] = hj;
 	sum["flows"] = {{"total", res.flows}, {"ok", res.ok}, {"failed", res.flows - res.ok},
 			{"status", status}};
