@@ -10,7 +10,8 @@
 
 #include "cli.h"
 
-namespace {
+namespace
+{
 
 struct Outcome {
 	int status;
@@ -98,12 +99,11 @@ TEST(PerfstatCli, ParseKeyValues)
 	EXPECT_EQ(o.status, 0) << o.err;
 	std::vector<std::string> rows = lines(o.out);
 	ASSERT_EQ(rows.size(), 23u);
-	EXPECT_EQ(rows.front(),
-		  "bytes=2 iterations=5000 bw_peak_gbps=0.0049 bw_avg_gbps=0.0048 "
-		  "msg_rate_mpps=0.298844");
+	EXPECT_EQ(rows.front(), "bytes=2 iterations=5000 bw_peak_gbps=0.0049 bw_avg_gbps=0.0048 "
+	                        "msg_rate_mpps=0.298844");
 	EXPECT_EQ(rows.back(),
-		  "bytes=8388608 iterations=5000 bw_peak_gbps=2.6248 bw_avg_gbps=2.5876 "
-		  "msg_rate_mpps=0.000039");
+	          "bytes=8388608 iterations=5000 bw_peak_gbps=2.6248 bw_avg_gbps=2.5876 "
+	          "msg_rate_mpps=0.000039");
 }
 
 TEST(PerfstatCli, ParseJson)
@@ -122,8 +122,7 @@ TEST(PerfstatCli, ParseJson)
 
 TEST(PerfstatCli, ParseMalformedFails)
 {
-	Outcome o = run({"parse", "-"},
-			" #bytes #iterations t_avg[usec]\n 2 1000 2x.5\n");
+	Outcome o = run({"parse", "-"}, " #bytes #iterations t_avg[usec]\n 2 1000 2x.5\n");
 	EXPECT_EQ(o.status, 1);
 	EXPECT_EQ(o.out, "");
 	EXPECT_TRUE(contains(o.err, "<stdin>: line 2: malformed number '2x.5'")) << o.err;
@@ -132,13 +131,13 @@ TEST(PerfstatCli, ParseMalformedFails)
 TEST(PerfstatCli, Ratio)
 {
 	Outcome o = run({"ratio", "--base", data_path("send_bw_gb.txt"), "--test",
-			 data_path("write_bw_mb.txt"), "--label-base", "stock", "--label-test",
-			 "dcqcn"});
+	                 data_path("write_bw_mb.txt"), "--label-base", "stock", "--label-test",
+	                 "dcqcn"});
 	EXPECT_EQ(o.status, 0) << o.err;
 	EXPECT_EQ(o.out, "run    bw_avg[Gbit/s]\n"
-			 "stock          2.2700\n"
-			 "dcqcn          0.2415\n"
-			 "ratio=0.106\n");
+	                 "stock          2.2700\n"
+	                 "dcqcn          0.2415\n"
+	                 "ratio=0.106\n");
 	EXPECT_EQ(o.err, "");
 }
 
@@ -146,8 +145,7 @@ TEST(PerfstatCli, RatioDefaultLabelsEqualsFormAndStdin)
 {
 	std::ostringstream text;
 	text << std::ifstream(data_path("write_bw_mb.txt")).rdbuf();
-	Outcome o = run({"ratio", "--base=-", "--test=" + data_path("send_bw_gb.txt")},
-			text.str());
+	Outcome o = run({"ratio", "--base=-", "--test=" + data_path("send_bw_gb.txt")}, text.str());
 	EXPECT_EQ(o.status, 0) << o.err;
 	std::vector<std::string> out = lines(o.out);
 	ASSERT_EQ(out.size(), 4u);
@@ -160,7 +158,7 @@ TEST(PerfstatCli, RatioDefaultLabelsEqualsFormAndStdin)
 TEST(PerfstatCli, RatioWithZeroBaseFails)
 {
 	Outcome o = run({"ratio", "--base", "-", "--test", data_path("write_bw_mb.txt")},
-			kZeroBandwidth);
+	                kZeroBandwidth);
 	EXPECT_EQ(o.status, 1);
 	EXPECT_EQ(o.out, "");
 	EXPECT_TRUE(contains(o.err, "base bandwidth is 0.0000")) << o.err;
@@ -169,13 +167,13 @@ TEST(PerfstatCli, RatioWithZeroBaseFails)
 TEST(PerfstatCli, RatioWithoutResultFails)
 {
 	Outcome base = run({"ratio", "--base", data_path("no_table.txt"), "--test",
-			    data_path("write_bw_mb.txt")});
+	                    data_path("write_bw_mb.txt")});
 	EXPECT_EQ(base.status, 1);
 	EXPECT_EQ(base.out, "");
 	EXPECT_TRUE(contains(base.err, "no_table.txt")) << base.err;
 
 	Outcome test = run({"ratio", "--base", data_path("write_bw_mb.txt"), "--test",
-			    data_path("send_lat.txt")});
+	                    data_path("send_lat.txt")});
 	EXPECT_EQ(test.status, 1);
 	EXPECT_TRUE(contains(test.err, "send_lat.txt")) << test.err;
 }

@@ -13,7 +13,8 @@
 
 #include "perfstat.h"
 
-namespace {
+namespace
+{
 
 using perfstat::Report;
 using perfstat::Result;
@@ -110,7 +111,8 @@ TEST(PerfstatParse, SendLatency)
 	EXPECT_EQ(row.bytes, 2u);
 	EXPECT_EQ(row.iterations, 1000u);
 
-	const char *keys[] = {"t_min", "t_max", "t_typical", "t_avg", "t_stdev", "t_p99", "t_p99_9"};
+	const char *keys[] = {"t_min",   "t_max", "t_typical", "t_avg",
+	                      "t_stdev", "t_p99", "t_p99_9"};
 	const double values[] = {21.36, 187.92, 24.05, 26.41, 7.83, 58.29, 187.92};
 	ASSERT_EQ(row.fields.size(), std::size(keys));
 	for (std::size_t i = 0; i < std::size(keys); ++i) {
@@ -170,7 +172,7 @@ TEST(PerfstatParse, TableAtEndOfInputWithoutNewline)
 TEST(PerfstatParse, RepeatedTablesAreConcatenated)
 {
 	const std::string text = std::string(kBwHeader) + " 1024 5000 10.00 9.50 0.009728\n" +
-				 "----------\n" + kBwHeader + " 2048 5000 20.00 19.50 0.009984\n";
+	                         "----------\n" + kBwHeader + " 2048 5000 20.00 19.50 0.009984\n";
 	Result<Report> r = perfstat::parse(text);
 	ASSERT_TRUE(r) << r.error();
 	ASSERT_EQ(r->rows.size(), 2u);
@@ -180,10 +182,10 @@ TEST(PerfstatParse, RepeatedTablesAreConcatenated)
 
 TEST(PerfstatParseError, TablesWithDifferentColumns)
 {
-	const std::string gb_header =
-		" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n";
+	const std::string gb_header = " #bytes     #iterations    BW peak[Gb/sec]    BW "
+				      "average[Gb/sec]   MsgRate[Mpps]\n";
 	const std::string text = std::string(kBwHeader) + " 1024 5000 10.00 9.50 0.009728\n" +
-				 gb_header + " 1024 5000 0.08 0.07 0.009728\n";
+	                         gb_header + " 1024 5000 0.08 0.07 0.009728\n";
 	Result<Report> r = perfstat::parse(text);
 	ASSERT_FALSE(r);
 	EXPECT_NE(r.error().find("line 3"), std::string::npos) << r.error();
@@ -215,8 +217,8 @@ TEST(PerfstatParseError, HeaderWithoutRows)
 
 TEST(PerfstatParseError, EmptyTableBeforeGoodTableIsStillAnError)
 {
-	const std::string text = std::string(kBwHeader) + "----\n" + kBwHeader +
-				 " 1024 5000 10.00 9.50 0.009728\n";
+	const std::string text =
+		std::string(kBwHeader) + "----\n" + kBwHeader + " 1024 5000 10.00 9.50 0.009728\n";
 	Result<Report> r = perfstat::parse(text);
 	ASSERT_FALSE(r);
 	EXPECT_NE(r.error().find("line 1:"), std::string::npos) << r.error();
@@ -225,7 +227,7 @@ TEST(PerfstatParseError, EmptyTableBeforeGoodTableIsStillAnError)
 TEST(PerfstatParseError, MalformedNumber)
 {
 	Result<Report> r = perfstat::parse(std::string(kBwHeader) +
-					   " 65536      5000    28.84    2#.79    0.000461\n");
+	                                   " 65536      5000    28.84    2#.79    0.000461\n");
 	ASSERT_FALSE(r);
 	EXPECT_NE(r.error().find("line 2"), std::string::npos) << r.error();
 	EXPECT_NE(r.error().find("'2#.79'"), std::string::npos) << r.error();
@@ -237,7 +239,7 @@ TEST(PerfstatParseError, RejectedValues)
 	const char *bad_values[] = {"nan", "inf", "-1.5", "1.5.2", "0x10", "1,5", "+"};
 	for (const char *bad : bad_values) {
 		Result<Report> r = perfstat::parse(std::string(kBwHeader) + " 65536 5000 28.84 " +
-						   bad + " 0.000461\n");
+		                                   bad + " 0.000461\n");
 		EXPECT_FALSE(r) << "accepted " << bad;
 		if (!r) {
 			EXPECT_NE(r.error().find(bad), std::string::npos) << r.error();
@@ -247,13 +249,13 @@ TEST(PerfstatParseError, RejectedValues)
 
 TEST(PerfstatParseError, MalformedBytesAndIterations)
 {
-	Result<Report> bytes = perfstat::parse(std::string(kBwHeader) +
-					       " 655.36 5000 28.84 28.79 0.000461\n");
+	Result<Report> bytes =
+		perfstat::parse(std::string(kBwHeader) + " 655.36 5000 28.84 28.79 0.000461\n");
 	ASSERT_FALSE(bytes);
 	EXPECT_NE(bytes.error().find("#bytes '655.36'"), std::string::npos) << bytes.error();
 
-	Result<Report> iters = perfstat::parse(std::string(kBwHeader) +
-					       " 65536 5k 28.84 28.79 0.000461\n");
+	Result<Report> iters =
+		perfstat::parse(std::string(kBwHeader) + " 65536 5k 28.84 28.79 0.000461\n");
 	ASSERT_FALSE(iters);
 	EXPECT_NE(iters.error().find("#iterations '5k'"), std::string::npos) << iters.error();
 }
@@ -266,8 +268,8 @@ TEST(PerfstatParseError, WrongNumberOfColumns)
 	EXPECT_NE(missing.error().find("expected 5 values, found 4"), std::string::npos)
 		<< missing.error();
 
-	Result<Report> extra = perfstat::parse(std::string(kBwHeader) +
-					       " 65536 5000 28.84 28.79 0.000461 7\n");
+	Result<Report> extra =
+		perfstat::parse(std::string(kBwHeader) + " 65536 5000 28.84 28.79 0.000461 7\n");
 	ASSERT_FALSE(extra);
 	EXPECT_NE(extra.error().find("found 6"), std::string::npos) << extra.error();
 }
@@ -324,8 +326,8 @@ TEST(PerfstatRatio, FromParsedReports)
 	Report test = parse_fixture("write_bw_mb.txt");
 	ASSERT_FALSE(base.rows.empty());
 	ASSERT_FALSE(test.rows.empty());
-	Result<double> r = perfstat::bandwidth_ratio(*base.last().bw_avg_gbps(),
-						     *test.last().bw_avg_gbps());
+	Result<double> r =
+		perfstat::bandwidth_ratio(*base.last().bw_avg_gbps(), *test.last().bw_avg_gbps());
 	ASSERT_TRUE(r) << r.error();
 	EXPECT_NEAR(*r, 0.24150802432 / 2.27, 1e-12);
 }
@@ -346,8 +348,8 @@ TEST(PerfstatFormat, KeyValuesOfBandwidthRow)
 	Report rep = parse_fixture("write_bw_mb.txt");
 	ASSERT_FALSE(rep.rows.empty());
 	EXPECT_EQ(perfstat::format_key_values(rep.last()),
-		  "bytes=65536 iterations=5000 bw_peak_gbps=0.2419 bw_avg_gbps=0.2415 "
-		  "msg_rate_mpps=0.000461");
+	          "bytes=65536 iterations=5000 bw_peak_gbps=0.2419 bw_avg_gbps=0.2415 "
+	          "msg_rate_mpps=0.000461");
 }
 
 TEST(PerfstatFormat, KeyValuesOfLatencyRow)
@@ -355,9 +357,9 @@ TEST(PerfstatFormat, KeyValuesOfLatencyRow)
 	Report rep = parse_fixture("send_lat.txt");
 	ASSERT_FALSE(rep.rows.empty());
 	EXPECT_EQ(perfstat::format_key_values(rep.last()),
-		  "bytes=2 iterations=1000 t_min_usec=21.36 t_max_usec=187.92 "
-		  "t_typical_usec=24.05 t_avg_usec=26.41 t_stdev_usec=7.83 t_p99_usec=58.29 "
-		  "t_p99_9_usec=187.92");
+	          "bytes=2 iterations=1000 t_min_usec=21.36 t_max_usec=187.92 "
+	          "t_typical_usec=24.05 t_avg_usec=26.41 t_stdev_usec=7.83 t_p99_usec=58.29 "
+	          "t_p99_9_usec=187.92");
 }
 
 TEST(PerfstatFormat, Json)
@@ -368,14 +370,14 @@ TEST(PerfstatFormat, Json)
 	// nlohmann-json prints the number without trailing zeros (2.31, not
 	// 2.3100, the same JSON value).
 	EXPECT_EQ(perfstat::format_json(rep),
-		  "{\"rows\":[{\"bytes\":65536,\"iterations\":5000,\"bw_peak_gbps\":2.31,"
-		  "\"bw_avg_gbps\":2.27,\"msg_rate_mpps\":0.00433}]}");
+	          "{\"rows\":[{\"bytes\":65536,\"iterations\":5000,\"bw_peak_gbps\":2.31,"
+	          "\"bw_avg_gbps\":2.27,\"msg_rate_mpps\":0.00433}]}");
 
 	Report two = parse_fixture("send_lat_duration.txt");
 	ASSERT_FALSE(two.rows.empty());
 	EXPECT_EQ(perfstat::format_json(two),
-		  "{\"rows\":[{\"bytes\":2,\"iterations\":406133,\"t_avg_usec\":24.62,"
-		  "\"tps_avg\":40613.27}]}");
+	          "{\"rows\":[{\"bytes\":2,\"iterations\":406133,\"t_avg_usec\":24.62,"
+	          "\"tps_avg\":40613.27}]}");
 }
 
 // Whole values stay integers and bandwidths stay numbers with a fraction,
@@ -387,13 +389,13 @@ TEST(PerfstatFormat, JsonNumberTypes)
 	row.bytes = 1;
 	row.iterations = 2;
 	row.fields = {{"t_avg", "t_avg", "usec", 26.0},
-		      {"t_p99", "t_p99", "usec", 0.125},
-		      {"bw_avg", "BW average", "Gb/sec", 1.0},
-		      {"bw_peak", "BW peak", "Gb/sec", 2.123456}};
+	              {"t_p99", "t_p99", "usec", 0.125},
+	              {"bw_avg", "BW average", "Gb/sec", 1.0},
+	              {"bw_peak", "BW peak", "Gb/sec", 2.123456}};
 	rep.rows.push_back(row);
 	const std::string text = perfstat::format_json(rep);
 	EXPECT_EQ(text, "{\"rows\":[{\"bytes\":1,\"iterations\":2,\"t_avg_usec\":26,"
-			"\"t_p99_usec\":0.125,\"bw_avg_gbps\":1.0,\"bw_peak_gbps\":2.1235}]}");
+	                "\"t_p99_usec\":0.125,\"bw_avg_gbps\":1.0,\"bw_peak_gbps\":2.1235}]}");
 	const auto doc = nlohmann::ordered_json::parse(text);
 	const auto &r = doc.at("rows").at(0);
 	EXPECT_TRUE(r.at("t_avg_usec").is_number_unsigned());

@@ -12,8 +12,10 @@
 
 #include "dscp_map.h"
 
-namespace rxecc::dscp {
-namespace {
+namespace rxecc::dscp
+{
+namespace
+{
 
 Map with(std::initializer_list<std::pair<int, int>> entries)
 {
@@ -25,12 +27,12 @@ Map with(std::initializer_list<std::pair<int, int>> entries)
 
 TEST(DscpMap, ParsesPairs)
 {
-	EXPECT_EQ(parse("26:3,48:6"), with({ { 26, 3 }, { 48, 6 } }));
-	EXPECT_EQ(parse("0:7"), with({ { 0, 7 } }));
-	EXPECT_EQ(parse("63:1,0:2"), with({ { 63, 1 }, { 0, 2 } }));
+	EXPECT_EQ(parse("26:3,48:6"), with({{26, 3}, {48, 6}}));
+	EXPECT_EQ(parse("0:7"), with({{0, 7}}));
+	EXPECT_EQ(parse("63:1,0:2"), with({{63, 1}, {0, 2}}));
 	// a DSCP may be named with priority 0, as the default is
 	EXPECT_EQ(parse("26:0"), Map{});
-	EXPECT_EQ(parse("026:03"), with({ { 26, 3 } }));
+	EXPECT_EQ(parse("026:03"), with({{26, 3}}));
 }
 
 TEST(DscpMap, EmptyIsAllZero)
@@ -44,21 +46,21 @@ TEST(DscpMap, EmptyIsAllZero)
 TEST(DscpMap, RejectsWhatTheKernelRejects)
 {
 	const std::map<std::string, std::string> bad = {
-		{ "64:1", "'64:1': DSCP 64 is not 0..63" },
-		{ "26:8", "'26:8': priority 8 is not 0..7" },
-		{ "26:3,26:4", "DSCP 26 is named twice" },
-		{ "26:3,", "'' is not DSCP:PRIO (example: 26:3,48:6)" },
-		{ ",26:3", "'' is not DSCP:PRIO" },
-		{ "26", "'26' is not DSCP:PRIO" },
-		{ "26:", "'26:': '' is not a priority (0..7)" },
-		{ ":3", "':3': '' is not a DSCP (0..63)" },
-		{ "x:3", "'x:3': 'x' is not a DSCP (0..63)" },
-		{ "26:-1", "'26:-1': '-1' is not a priority" },
-		{ "26:3 ", "'26:3 ': '3 ' is not a priority" },
-		{ " 26:3", "' 26:3': ' 26' is not a DSCP" },
-		{ "26:3;48:6", "'3;48:6' is not a priority" },
-		{ "1000:1", "'1000' is not a DSCP" },
-		{ "26:3:1", "'3:1' is not a priority" },
+		{"64:1", "'64:1': DSCP 64 is not 0..63"},
+		{"26:8", "'26:8': priority 8 is not 0..7"},
+		{"26:3,26:4", "DSCP 26 is named twice"},
+		{"26:3,", "'' is not DSCP:PRIO (example: 26:3,48:6)"},
+		{",26:3", "'' is not DSCP:PRIO"},
+		{"26", "'26' is not DSCP:PRIO"},
+		{"26:", "'26:': '' is not a priority (0..7)"},
+		{":3", "':3': '' is not a DSCP (0..63)"},
+		{"x:3", "'x:3': 'x' is not a DSCP (0..63)"},
+		{"26:-1", "'26:-1': '-1' is not a priority"},
+		{"26:3 ", "'26:3 ': '3 ' is not a priority"},
+		{" 26:3", "' 26:3': ' 26' is not a DSCP"},
+		{"26:3;48:6", "'3;48:6' is not a priority"},
+		{"1000:1", "'1000' is not a DSCP"},
+		{"26:3:1", "'3:1' is not a priority"},
 	};
 	for (const auto &[text, why] : bad) {
 		std::string err;
@@ -70,7 +72,7 @@ TEST(DscpMap, RejectsWhatTheKernelRejects)
 
 TEST(DscpMap, FormatsTheNonZeroEntriesInOrder)
 {
-	EXPECT_EQ(format(with({ { 48, 6 }, { 26, 3 } })), "26:3,48:6");
+	EXPECT_EQ(format(with({{48, 6}, {26, 3}})), "26:3,48:6");
 	EXPECT_EQ(format(Map{}), "");
 	Map all{};
 	for (std::size_t d = 0; d < kDscps; ++d)
@@ -83,9 +85,9 @@ TEST(DscpMap, FormatsTheNonZeroEntriesInOrder)
 std::map<std::string, std::string> testbed_env()
 {
 	const std::string cmd = std::string("bash -c '. \"") + RXECC_TESTBED_ENV +
-				"\" && for v in RXECC_DATA_DSCP RXECC_DATA_PRIO RXECC_CNP_DSCP "
-				"RXECC_CNP_PRIO RXECC_DSCP_PRIO RXECC_DATA_TCLASS "
-				"RXECC_DATA_TCLASS_ECT0; do echo \"$v=${!v}\"; done'";
+	                        "\" && for v in RXECC_DATA_DSCP RXECC_DATA_PRIO RXECC_CNP_DSCP "
+	                        "RXECC_CNP_PRIO RXECC_DSCP_PRIO RXECC_DATA_TCLASS "
+	                        "RXECC_DATA_TCLASS_ECT0; do echo \"$v=${!v}\"; done'";
 	std::map<std::string, std::string> vars;
 	FILE *p = popen(cmd.c_str(), "r");
 	EXPECT_NE(p, nullptr);
@@ -119,8 +121,10 @@ unsigned number(const std::map<std::string, std::string> &vars, const std::strin
 TEST(TestbedEnv, ClassesAgreeWithTheMapAndTheTrafficClasses)
 {
 	const auto vars = testbed_env();
-	const unsigned data = number(vars, "RXECC_DATA_DSCP"), data_prio = number(vars, "RXECC_DATA_PRIO");
-	const unsigned cnp = number(vars, "RXECC_CNP_DSCP"), cnp_prio = number(vars, "RXECC_CNP_PRIO");
+	const unsigned data = number(vars, "RXECC_DATA_DSCP"),
+		       data_prio = number(vars, "RXECC_DATA_PRIO");
+	const unsigned cnp = number(vars, "RXECC_CNP_DSCP"),
+		       cnp_prio = number(vars, "RXECC_CNP_PRIO");
 	ASSERT_LT(data, kDscps);
 	ASSERT_LT(cnp, kDscps);
 	EXPECT_NE(data, cnp);
@@ -149,8 +153,8 @@ TEST(TestbedEnv, IsTheConventionalMapOfRxeAndTheFabric)
 	ss << f.rdbuf();
 	const std::string src = ss.str();
 	std::smatch match;
-	ASSERT_TRUE(std::regex_search(src, match,
-				      std::regex(R"re(char rxe_pfc_dscp_prio\[[A-Z_]+\] = "([^"]*)";)re")))
+	ASSERT_TRUE(std::regex_search(
+		src, match, std::regex(R"re(char rxe_pfc_dscp_prio\[[A-Z_]+\] = "([^"]*)";)re")))
 		<< "the default of dscp_prio in rxe_pfc.c";
 	EXPECT_EQ(parse(match[1].str()), conventional()) << match[1];
 }

@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 using namespace rxecc::units;
 
@@ -100,8 +101,8 @@ TEST(UnitsRate, Prefixes)
 
 TEST(UnitsRate, EveryBitUnit)
 {
-	for (const char *u : { "", "b", "bit", "bits", "bit/s", "bits/s", "bps", "b/s", "Bit", "BIT",
-			       "Bits/s" }) {
+	for (const char *u :
+	     {"", "b", "bit", "bits", "bit/s", "bits/s", "bps", "b/s", "Bit", "BIT", "Bits/s"}) {
 		EXPECT_EQ(rate(std::string("25") + u), 25u) << u;
 		EXPECT_EQ(rate(std::string("25G") + u), 25000000000u) << u;
 		EXPECT_EQ(rate(std::string("25k") + u), 25000u) << u;
@@ -130,16 +131,18 @@ TEST(UnitsRate, FractionsAreExact)
 
 TEST(UnitsRate, BytesAreRefusedWithTheReason)
 {
-	EXPECT_EQ(rate_error("1.5GBps"), "'1.5GBps' is not a rate: rates are in bits, 'Bps' is bytes" + kRateEx);
-	for (const char *s : { "10B", "10MB", "10MB/s", "10Bps", "10BPS", "10MBps", "1byte", "1Gbyte/s",
-			       "1GBytes" })
+	EXPECT_EQ(rate_error("1.5GBps"),
+	          "'1.5GBps' is not a rate: rates are in bits, 'Bps' is bytes" + kRateEx);
+	for (const char *s :
+	     {"10B", "10MB", "10MB/s", "10Bps", "10BPS", "10MBps", "1byte", "1Gbyte/s", "1GBytes"})
 		EXPECT_NE(rate_error(s).find("rates are in bits"), std::string::npos) << s;
 }
 
 TEST(UnitsRate, UnknownUnits)
 {
 	EXPECT_EQ(rate_error("2.5Gbq"), "'2.5Gbq' is not a rate: unknown unit 'Gbq'" + kRateEx);
-	for (const char *s : { "10Mbit/sec", "1e9", "1Gib", "1Kibit", "1P", "1ms", "100Mx", "1Gbit/s/s" })
+	for (const char *s :
+	     {"10Mbit/sec", "1e9", "1Gib", "1Kibit", "1P", "1ms", "100Mx", "1Gbit/s/s"})
 		EXPECT_NE(rate_error(s).find("unknown unit"), std::string::npos) << s;
 }
 
@@ -163,7 +166,8 @@ TEST(UnitsRate, EmptySpacesAndNegatives)
 	EXPECT_EQ(rate_error("-1G"), "'-1G' is not a rate: it is negative" + kRateEx);
 	EXPECT_EQ(rate_error("-0"), "'-0' is not a rate: it is negative" + kRateEx);
 	EXPECT_EQ(rate_error("-.5G"), "'-.5G' is not a rate: it is negative" + kRateEx);
-	EXPECT_EQ(rate_error("--rate"), "'--rate' is not a rate" + kRateEx); // an option, not a number
+	EXPECT_EQ(rate_error("--rate"),
+	          "'--rate' is not a rate" + kRateEx); // an option, not a number
 	EXPECT_EQ(rate_error("-"), "'-' is not a rate" + kRateEx);
 }
 
@@ -173,18 +177,20 @@ TEST(UnitsRate, NotAWholeNumber)
 	EXPECT_NE(rate_error("0.0001k").find("not a whole number of bit/s"), std::string::npos);
 	EXPECT_NE(rate_error("0.0000000000001T").find("not a whole number"), std::string::npos);
 	EXPECT_NE(rate_error("1.0000000000000000000000000000001").find("not a whole number"),
-		  std::string::npos);
+	          std::string::npos);
 }
 
 TEST(UnitsRate, OverflowByOne)
 {
 	const std::string too_large = ": too large, at most 18446744073709551615 bit/s";
-	EXPECT_EQ(rate_error("18446744073709551616"), "'18446744073709551616' is not a rate" + too_large + kRateEx);
+	EXPECT_EQ(rate_error("18446744073709551616"),
+	          "'18446744073709551616' is not a rate" + too_large + kRateEx);
 	EXPECT_NE(rate_error("18446744073709551.616k").find(too_large), std::string::npos);
 	EXPECT_NE(rate_error("18446744073.709551616G").find(too_large), std::string::npos);
 	EXPECT_NE(rate_error("18446744.073709551616T").find(too_large), std::string::npos);
 	EXPECT_NE(rate_error("99999999999T").find(too_large), std::string::npos);
-	EXPECT_NE(rate_error("100000000000000000000000000000000").find(too_large), std::string::npos);
+	EXPECT_NE(rate_error("100000000000000000000000000000000").find(too_large),
+	          std::string::npos);
 }
 
 TEST(UnitsRate, ErrIsOptional)
@@ -201,22 +207,22 @@ TEST(UnitsSize, EveryUnit)
 		const char *unit;
 		std::uint64_t mult;
 	} const units[] = {
-		{ "", 1 },
-		{ "B", 1 },
-		{ "k", 1000 },
-		{ "K", 1000 },
-		{ "kB", 1000 },
-		{ "KB", 1000 },
-		{ "KiB", 1024 },
-		{ "M", 1000000 },
-		{ "MB", 1000000 },
-		{ "MiB", 1048576 },
-		{ "G", 1000000000 },
-		{ "GB", 1000000000 },
-		{ "GiB", 1073741824 },
-		{ "T", 1000000000000 },
-		{ "TB", 1000000000000 },
-		{ "TiB", 1099511627776 },
+		{"", 1},
+		{"B", 1},
+		{"k", 1000},
+		{"K", 1000},
+		{"kB", 1000},
+		{"KB", 1000},
+		{"KiB", 1024},
+		{"M", 1000000},
+		{"MB", 1000000},
+		{"MiB", 1048576},
+		{"G", 1000000000},
+		{"GB", 1000000000},
+		{"GiB", 1073741824},
+		{"T", 1000000000000},
+		{"TB", 1000000000000},
+		{"TiB", 1099511627776},
 	};
 	for (const auto &u : units) {
 		EXPECT_EQ(size(std::string("3") + u.unit), 3 * u.mult) << u.unit;
@@ -244,19 +250,22 @@ TEST(UnitsSize, Examples)
 
 TEST(UnitsSize, Errors)
 {
-	EXPECT_EQ(size_error("1.0001KB"), "'1.0001KB' is not a size: not a whole number of bytes" + kSizeEx);
+	EXPECT_EQ(size_error("1.0001KB"),
+	          "'1.0001KB' is not a size: not a whole number of bytes" + kSizeEx);
 	EXPECT_EQ(size_error("KB"), "'KB' is not a size" + kSizeEx);
 	EXPECT_EQ(size_error(""), "'' is not a size: empty" + kSizeEx);
 	EXPECT_EQ(size_error("-1"), "'-1' is not a size: it is negative" + kSizeEx);
 	EXPECT_EQ(size_error("64 KB"), "'64 KB' is not a size: it contains a space" + kSizeEx);
-	EXPECT_EQ(size_error("64Kb"), "'64Kb' is not a size: sizes are in bytes, 'Kb' is bits" + kSizeEx);
-	EXPECT_EQ(size_error("1Mbit"), "'1Mbit' is not a size: sizes are in bytes, 'Mbit' is bits" + kSizeEx);
+	EXPECT_EQ(size_error("64Kb"),
+	          "'64Kb' is not a size: sizes are in bytes, 'Kb' is bits" + kSizeEx);
+	EXPECT_EQ(size_error("1Mbit"),
+	          "'1Mbit' is not a size: sizes are in bytes, 'Mbit' is bits" + kSizeEx);
 	EXPECT_EQ(size_error("64kiB"), "'64kiB' is not a size: unknown unit 'kiB'" + kSizeEx);
-	for (const char *s : { "1m", "1mB", "1KIB", "1PB", "1Ki", "5s", "1KBB" })
+	for (const char *s : {"1m", "1mB", "1KIB", "1PB", "1Ki", "5s", "1KBB"})
 		EXPECT_NE(size_error(s).find("unknown unit"), std::string::npos) << s;
-	EXPECT_EQ(size_error("18446744073709551616"),
-		  "'18446744073709551616' is not a size: too large, at most 18446744073709551615 bytes" +
-			  kSizeEx);
+	EXPECT_EQ(size_error("18446744073709551616"), "'18446744073709551616' is not a size: too "
+	                                              "large, at most 18446744073709551615 bytes" +
+	                                                      kSizeEx);
 	EXPECT_NE(size_error("16777216TiB").find("too large"), std::string::npos);
 	EXPECT_NE(size_error("18446744073709552KB").find("too large"), std::string::npos);
 }
@@ -286,8 +295,9 @@ TEST(UnitsTime, FractionsAreExact)
 	EXPECT_EQ(time_ns("18446744073.709551615s"), kMax);
 	EXPECT_EQ(time_error("1.5ns"), "'1.5ns' is not a time: not a whole number of ns" + kTimeEx);
 	EXPECT_NE(time_error("0.0000000001s").find("not a whole number"), std::string::npos);
-	EXPECT_NE(time_error("18446744073.709551616s").find("too large, at most 18446744073709551615 ns"),
-		  std::string::npos);
+	EXPECT_NE(time_error("18446744073.709551616s")
+	                  .find("too large, at most 18446744073709551615 ns"),
+	          std::string::npos);
 }
 
 TEST(UnitsTime, BareNumbersNeedAUnitUnlessZero)
@@ -295,7 +305,8 @@ TEST(UnitsTime, BareNumbersNeedAUnitUnlessZero)
 	EXPECT_EQ(time_ns("0"), 0u);
 	EXPECT_EQ(time_ns("0.000"), 0u);
 	EXPECT_EQ(time_ns("000"), 0u);
-	EXPECT_EQ(time_error("100"), "'100' is not a time: it needs a unit, ns, us, ms or s" + kTimeEx);
+	EXPECT_EQ(time_error("100"),
+	          "'100' is not a time: it needs a unit, ns, us, ms or s" + kTimeEx);
 	EXPECT_NE(time_error("0.5").find("needs a unit"), std::string::npos);
 }
 
@@ -305,10 +316,11 @@ TEST(UnitsTime, BareUnit)
 	EXPECT_EQ(time_ns("0.5", 1000000000), 500000000u);
 	EXPECT_EQ(time_ns("500ms", 1000000000), 500000000u); // a unit still wins
 	EXPECT_EQ(time_ns("3", 250), 750u);
-	EXPECT_EQ(time_error("0.1", 1), "'0.1' is not a time: not a whole number of ns (examples: 300us, "
-					"1.5ms, 2s; a bare number counts in units of 1ns)");
-	EXPECT_EQ(time_error("x", 1000000),
-		  "'x' is not a time (examples: 300us, 1.5ms, 2s; a bare number counts in units of 1ms)");
+	EXPECT_EQ(time_error("0.1", 1),
+	          "'0.1' is not a time: not a whole number of ns (examples: 300us, "
+	          "1.5ms, 2s; a bare number counts in units of 1ns)");
+	EXPECT_EQ(time_error("x", 1000000), "'x' is not a time (examples: 300us, 1.5ms, 2s; a bare "
+	                                    "number counts in units of 1ms)");
 	EXPECT_NE(time_error("18446744073709552", 1000).find("too large"), std::string::npos);
 	EXPECT_EQ(time_ns("18446744073709551615", 1), kMax);
 }
@@ -316,7 +328,7 @@ TEST(UnitsTime, BareUnit)
 TEST(UnitsTime, Errors)
 {
 	EXPECT_EQ(time_error("5min"), "'5min' is not a time: unknown unit 'min'" + kTimeEx);
-	for (const char *s : { "5S", "5Ms", "5US", "5m", "5h", "5usecs", "5 ms", "1e3ns" })
+	for (const char *s : {"5S", "5Ms", "5US", "5m", "5h", "5usecs", "5 ms", "1e3ns"})
 		EXPECT_FALSE(parse_time_ns(s)) << s;
 	EXPECT_EQ(time_error("ms"), "'ms' is not a time" + kTimeEx);
 	EXPECT_EQ(time_error(""), "'' is not a time: empty" + kTimeEx);
@@ -366,25 +378,27 @@ TEST(UnitsFormat, Times)
 	EXPECT_EQ(format_time_ns(1000001), "1000001ns");
 	EXPECT_EQ(format_time_ns(2000000000), "2s");
 	EXPECT_EQ(format_time_ns(3600000000000), "3600s");
-	EXPECT_EQ(format_time_ns(kMax), "18446744073709551615ns"); // a tie with 18446744073.709551615s
+	EXPECT_EQ(format_time_ns(kMax),
+	          "18446744073709551615ns"); // a tie with 18446744073.709551615s
 }
 
 // Values near every unit boundary and every power of 2 and 10, and their
 // neighbours.
 std::vector<std::uint64_t> interesting_values()
 {
-	std::vector<std::uint64_t> v = { 0, 1, 2, 7, 9, 99, 999, 1001, 1023, 1025, 1500, 1536, 9000, 65535,
-					 kMax, kMax - 1, kMax / 2, 1234567890123456789ULL };
+	std::vector<std::uint64_t> v = {
+		0,    1,    2,    7,    9,     99,   999,      1001,     1023,
+		1025, 1500, 1536, 9000, 65535, kMax, kMax - 1, kMax / 2, 1234567890123456789ULL};
 	for (std::uint64_t p = 1;; p *= 10) {
-		for (std::uint64_t m : { 1ULL, 2ULL, 3ULL, 5ULL, 7ULL, 25ULL })
+		for (std::uint64_t m : {1ULL, 2ULL, 3ULL, 5ULL, 7ULL, 25ULL})
 			if (p <= kMax / m)
-				v.insert(v.end(), { p * m - 1, p * m, p * m + 1 });
+				v.insert(v.end(), {p * m - 1, p * m, p * m + 1});
 		if (p > kMax / 10)
 			break;
 	}
 	for (unsigned s = 0; s < 64; ++s) {
 		std::uint64_t p = 1ULL << s;
-		v.insert(v.end(), { p - 1, p, p + 1, p + p / 2 });
+		v.insert(v.end(), {p - 1, p, p + 1, p + p / 2});
 	}
 	return v;
 }

@@ -8,7 +8,8 @@
 
 #include "buffer.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::fabric;
 
@@ -102,7 +103,7 @@ TEST(Lossless, SharedUpToXoffThenHeadroomThenDrop)
 	}
 	EXPECT_EQ(a.shared, 3000u);
 	EXPECT_EQ(a.headroom, 0u);
-	EXPECT_TRUE(pfc_xoff_due(a, p));	// reached xoff exactly
+	EXPECT_TRUE(pfc_xoff_due(a, p)); // reached xoff exactly
 	for (int i = 0; i < 10; i++)
 		ASSERT_EQ(b.admit_lossless(a, p, 1000), Admit::kAccepted) << i;
 	EXPECT_EQ(a.headroom, 10000u);
@@ -118,7 +119,7 @@ TEST(Lossless, PacketThatWouldCrossXoffGoesToHeadroom)
 	PfcParams p = pfc(4500, 1000, 10000);
 	for (int i = 0; i < 4; i++)
 		b.admit_lossless(a, p, 1000);
-	EXPECT_FALSE(pfc_xoff_due(a, p));	// 4000 < 4500
+	EXPECT_FALSE(pfc_xoff_due(a, p)); // 4000 < 4500
 	b.admit_lossless(a, p, 1000);
 	EXPECT_EQ(a.shared, 4000u);
 	EXPECT_EQ(a.headroom, 1000u);
@@ -135,7 +136,7 @@ TEST(Lossless, ReleaseEmptiesHeadroomFirstThenXon)
 	IngressAccount a;
 	PfcParams p = pfc(3000, 1000, 10000);
 	for (int i = 0; i < 5; i++)
-		b.admit_lossless(a, p, 1000);	// 3000 shared + 2000 headroom
+		b.admit_lossless(a, p, 1000); // 3000 shared + 2000 headroom
 	b.release(&a, 1000);
 	EXPECT_EQ(a.headroom, 1000u);
 	EXPECT_EQ(a.shared, 3000u);
@@ -145,10 +146,10 @@ TEST(Lossless, ReleaseEmptiesHeadroomFirstThenXon)
 	b.release(&a, 1000);
 	EXPECT_EQ(a.total(), 2000u);
 	EXPECT_EQ(b.pool_used(), 2000u);
-	EXPECT_FALSE(pfc_xon_due(a, p));	// 2000 > xon
+	EXPECT_FALSE(pfc_xon_due(a, p)); // 2000 > xon
 	EXPECT_TRUE(pfc_xoff_due(a, p) == false);
 	b.release(&a, 1000);
-	EXPECT_TRUE(pfc_xon_due(a, p));		// 1000 <= xon
+	EXPECT_TRUE(pfc_xon_due(a, p)); // 1000 <= xon
 	b.release(&a, 1000);
 	EXPECT_EQ(a.total(), 0u);
 	EXPECT_EQ(b.pool_used(), 0u);

@@ -9,7 +9,8 @@
 #include "egress_port.h"
 #include "test_frames.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::fabric;
 using namespace fabric_test;
@@ -38,12 +39,12 @@ TEST(LinkSerializer, RemaindersCarryBetweenBackToBackFrames)
 	// 8000 bits at 700 Mbit/s = 11428 4/7 ns.
 	LinkSerializer l(700000000, 0);
 	EXPECT_EQ(l.transmit(0, 1000), 11428u);
-	EXPECT_EQ(l.remainder(), 400000000u);	// 4/7 ns in units of 1/7e8 ns
-	EXPECT_EQ(l.transmit(0, 1000), 22857u);	// 22857 1/7
+	EXPECT_EQ(l.remainder(), 400000000u);   // 4/7 ns in units of 1/7e8 ns
+	EXPECT_EQ(l.transmit(0, 1000), 22857u); // 22857 1/7
 	EXPECT_EQ(l.remainder(), 100000000u);
 	for (int i = 2; i < 7; i++)
 		l.transmit(0, 1000);
-	EXPECT_EQ(l.busy_until(), 80000u);	// 7 frames = 56000 bits = 80 us exactly
+	EXPECT_EQ(l.busy_until(), 80000u); // 7 frames = 56000 bits = 80 us exactly
 	EXPECT_EQ(l.remainder(), 0u);
 }
 
@@ -130,7 +131,7 @@ TEST(EgressPort, StrictPriorityBeforeRoundRobin)
 	EXPECT_EQ(order[0], EgressPort::kControl);
 	EXPECT_EQ(order[1], 7);
 	EXPECT_EQ(order[2], 6);
-	EXPECT_EQ(order[3] + order[4], 3);	// 0 and 3 in some order
+	EXPECT_EQ(order[3] + order[4], 3); // 0 and 3 in some order
 }
 
 TEST(EgressPort, DeficitRoundRobinFollowsQuanta)
@@ -159,7 +160,7 @@ TEST(EgressPort, DeficitCarriesOverForLargePackets)
 	}
 	std::vector<int> order = drain(e, 200);
 	EXPECT_EQ(std::vector<int>(order.begin(), order.begin() + 8),
-		  (std::vector<int>{0, 3, 0, 0, 3, 3, 0, 3}));
+	          (std::vector<int>{0, 3, 0, 0, 3, 3, 0, 3}));
 	int zeros = 0;
 	for (size_t i = 0; i < 120; i++)
 		zeros += order[i] == 0;
@@ -174,7 +175,7 @@ TEST(EgressPort, PausedPriorityIsSkippedUntilExpiry)
 	e.enqueue(qp(0, 1000));
 	EXPECT_EQ(e.next_start(), 0u);
 	EXPECT_EQ(e.select(0), 0);
-	e.link().transmit(0, e.pop(0).charged);	// busy until 81920
+	e.link().transmit(0, e.pop(0).charged); // busy until 81920
 	EXPECT_EQ(e.next_start(), 81920u);
 	EXPECT_FALSE(e.paused(3, 81920));
 
@@ -201,12 +202,12 @@ TEST(EgressPort, ControlFramesIgnorePause)
 TEST(EgressPort, XonReleasesAndPausedTimeIsAccounted)
 {
 	EgressPort e(port_cfg(), 0xc0, quanta(1500));
-	e.pause(3, 1000, 5000);			// until 6000
+	e.pause(3, 1000, 5000); // until 6000
 	e.enqueue(qp(3, 1000, 1000));
 	EXPECT_EQ(e.pause(3, 3000, 0), PauseChange::kReleased);
 	EXPECT_EQ(e.next_start(), 3000u);
 	EXPECT_EQ(e.paused_ns(3, 10000), 2000u);
-	EXPECT_EQ(e.pause(3, 4000, 0), PauseChange::kNone);	// XON when not paused
+	EXPECT_EQ(e.pause(3, 4000, 0), PauseChange::kNone); // XON when not paused
 
 	// A second episode ends by expiry: 2000 + 500.
 	EXPECT_EQ(e.pause(3, 7000, 500), PauseChange::kStarted);

@@ -13,12 +13,13 @@
 #include "test_frames.h"
 #include "topology.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::fabric;
 using namespace fabric_test;
 
-constexpr Time kFrame1000 = 81920;	// 1000 + 24 bytes at 100 Mbit/s
+constexpr Time kFrame1000 = 81920; // 1000 + 24 bytes at 100 Mbit/s
 
 Topology parse_or_die(const std::string &text)
 {
@@ -39,12 +40,12 @@ std::vector<FabricTransmission> run_all(Fabric &f)
 TEST(Fabric, TwoHopTiming)
 {
 	Fabric f(parse_or_die("switch s0 buffer=1MB\n"
-			      "switch s1 buffer=1MB\n"
-			      "port s0:h rate=100M delay=1us\n"
-			      "link s0:up s1:down rate=100M delay=10us\n"
-			      "port s1:r rate=100M delay=1us\n"
-			      "route s0 10.0.0.2 up\n"
-			      "route s1 10.0.0.2 r\n"));
+	                      "switch s1 buffer=1MB\n"
+	                      "port s0:h rate=100M delay=1us\n"
+	                      "link s0:up s1:down rate=100M delay=10us\n"
+	                      "port s1:r rate=100M delay=1us\n"
+	                      "route s0 10.0.0.2 up\n"
+	                      "route s1 10.0.0.2 r\n"));
 	f.on_ingress(0, 0, udp_frame(1, 2, kTosData, 1000), 0);
 	// s0 starts sending at once (0..81920); the frame reaches s1 at 91920.
 	EXPECT_EQ(f.next_event_time(), 91920u);
@@ -97,7 +98,8 @@ IncastResult run_incast(bool pfc, bool poll_every_event)
 	for (int i = 0; i < 4; i++) {
 		int leaf = f.find_switch("l" + std::to_string(i));
 		for (int k = 0; k < 50; k++)
-			f.on_ingress(leaf, 0, udp_frame(static_cast<uint8_t>(10 + i), 2, kTosData, 1000), 0);
+			f.on_ingress(leaf, 0,
+			             udp_frame(static_cast<uint8_t>(10 + i), 2, kTosData, 1000), 0);
 	}
 	IncastResult r;
 	r.out = poll_every_event ? run_all(f) : f.poll(1000000000);

@@ -11,7 +11,8 @@
 #include "rng.h"
 #include "test_frames.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::fabric;
 using namespace fabric_test;
@@ -85,9 +86,9 @@ TEST(PacketParse, EveryTruncationOfW1IsRejectedWithItsReason)
 		std::vector<uint8_t> f(full.begin(), full.begin() + static_cast<long>(n));
 		ParseStatus st;
 		EXPECT_FALSE(Packet::parse(f, &st)) << n;
-		ParseStatus want = n < 14 ? ParseStatus::kTooShort
-			       : n < 34 ? ParseStatus::kIpTruncated
-					: ParseStatus::kIpBadTotalLength;	// IP total 76 + 14
+		ParseStatus want = n < 14   ? ParseStatus::kTooShort
+		                   : n < 34 ? ParseStatus::kIpTruncated
+		                            : ParseStatus::kIpBadTotalLength; // IP total 76 + 14
 		EXPECT_EQ(st, want) << "length " << n;
 	}
 	EXPECT_TRUE(Packet::parse(full));
@@ -95,7 +96,7 @@ TEST(PacketParse, EveryTruncationOfW1IsRejectedWithItsReason)
 
 TEST(PacketParse, EthernetPaddingAfterTheDatagramIsAccepted)
 {
-	std::vector<uint8_t> f = a1();	// 62 bytes, IP total 48
+	std::vector<uint8_t> f = a1(); // 62 bytes, IP total 48
 	f.resize(80, 0);
 	auto p = Packet::parse(f);
 	ASSERT_TRUE(p);
@@ -107,23 +108,23 @@ TEST(PacketParse, BadIpv4Headers)
 {
 	ParseStatus st;
 	std::vector<uint8_t> f = w1();
-	f[14] = 0x44;	// IHL 4
+	f[14] = 0x44; // IHL 4
 	EXPECT_FALSE(Packet::parse(f, &st));
 	EXPECT_EQ(st, ParseStatus::kIpBadHeaderLength);
 
 	f = w1();
-	f[14] = 0x65;	// version 6 under EtherType 0x0800
+	f[14] = 0x65; // version 6 under EtherType 0x0800
 	EXPECT_FALSE(Packet::parse(f, &st));
 	EXPECT_EQ(st, ParseStatus::kIpBadVersion);
 
 	f = w1();
 	f.resize(40);
-	f[14] = 0x4f;	// IHL 15 = 60 bytes, frame has 26 after L2
+	f[14] = 0x4f; // IHL 15 = 60 bytes, frame has 26 after L2
 	EXPECT_FALSE(Packet::parse(f, &st));
 	EXPECT_EQ(st, ParseStatus::kIpTruncated);
 
 	f = w1();
-	f[16] = 0x00;	// total length 19 < IHL
+	f[16] = 0x00; // total length 19 < IHL
 	f[17] = 0x13;
 	EXPECT_FALSE(Packet::parse(f, &st));
 	EXPECT_EQ(st, ParseStatus::kIpBadTotalLength);
@@ -133,13 +134,13 @@ TEST(PacketParse, BadUdpAndBth)
 {
 	ParseStatus st;
 	std::vector<uint8_t> f = w1();
-	f[38] = 0x00;	// UDP length 7
+	f[38] = 0x00; // UDP length 7
 	f[39] = 0x07;
 	EXPECT_FALSE(Packet::parse(f, &st));
 	EXPECT_EQ(st, ParseStatus::kUdpBadLength);
 
 	f = w1();
-	f[38] = 0xff;	// UDP length past the IP payload
+	f[38] = 0xff; // UDP length past the IP payload
 	f[39] = 0xff;
 	EXPECT_FALSE(Packet::parse(f, &st));
 	EXPECT_EQ(st, ParseStatus::kUdpBadLength);
@@ -166,7 +167,7 @@ TEST(PacketParse, BadUdpAndBth)
 TEST(PacketParse, FragmentsAreNotParsedPastIp)
 {
 	std::vector<uint8_t> f = w1();
-	f[20] = 0x20;	// MF, and a UDP length that would be invalid
+	f[20] = 0x20; // MF, and a UDP length that would be invalid
 	f[38] = 0x00;
 	f[39] = 0x01;
 	auto p = Packet::parse(f);
@@ -185,7 +186,7 @@ TEST(PacketParse, TooLongAndNonIp)
 
 	f = std::vector<uint8_t>(42, 0);
 	f[12] = 0x08;
-	f[13] = 0x06;	// ARP
+	f[13] = 0x06; // ARP
 	auto p = Packet::parse(f);
 	ASSERT_TRUE(p);
 	EXPECT_FALSE(p->info().is_ip());
@@ -200,7 +201,7 @@ std::vector<uint8_t> ipv6_roce(uint8_t tc)
 	uint8_t *ip = &f[14];
 	ip[0] = static_cast<uint8_t>(0x60 | (tc >> 4));
 	ip[1] = static_cast<uint8_t>((tc & 0x0f) << 4);
-	ip[5] = 24;	// payload length
+	ip[5] = 24; // payload length
 	ip[6] = 17;
 	ip[7] = 64;
 	ip[8] = 0xfd;
@@ -211,7 +212,7 @@ std::vector<uint8_t> ipv6_roce(uint8_t tc)
 	udp[2] = 0x12;
 	udp[3] = 0xb7;
 	udp[5] = 24;
-	udp[8] = 0x04;	// SEND ONLY
+	udp[8] = 0x04; // SEND ONLY
 	return f;
 }
 
@@ -228,7 +229,7 @@ TEST(PacketParse, Ipv6Roce)
 	EXPECT_EQ(p->info().bth_opcode, 0x04);
 
 	std::vector<uint8_t> f = ipv6_roce(0x6a);
-	f[19] = 200;	// payload length past the frame
+	f[19] = 200; // payload length past the frame
 	ParseStatus st;
 	EXPECT_FALSE(Packet::parse(f, &st));
 	EXPECT_EQ(st, ParseStatus::kIpBadTotalLength);
@@ -271,7 +272,7 @@ TEST(PacketEcn, NotEctAndNonIpAreNeverMarked)
 
 TEST(PacketEcn, Ipv6EcnBitsAreByte1Mask0x30)
 {
-	auto p = Packet::parse(ipv6_roce(0x69));	// DSCP 26, ECT(1)
+	auto p = Packet::parse(ipv6_roce(0x69)); // DSCP 26, ECT(1)
 	ASSERT_TRUE(p);
 	EXPECT_EQ(p->info().ecn, Ecn::kEct1);
 	EXPECT_TRUE(p->mark_ce());
@@ -317,8 +318,8 @@ TEST(PacketEcn, IncrementalChecksumEqualsFullOnRandomHeaders)
 TEST(PacketParse, RandomInputStaysInBounds)
 {
 	SplitMix64 rng(11);
-	const std::vector<std::vector<uint8_t>> seeds = {w1(), a1(), c0(), p1(), p2(),
-							  ipv6_roce(0x6a)};
+	const std::vector<std::vector<uint8_t>> seeds = {w1(), a1(), c0(),
+	                                                 p1(), p2(), ipv6_roce(0x6a)};
 	for (int i = 0; i < 50000; i++) {
 		std::vector<uint8_t> f = seeds[rng.next_u32() % seeds.size()];
 		int flips = static_cast<int>(rng.next_u32() % 4);
@@ -384,11 +385,11 @@ TEST(PfcFrame, TruncatedMacControlIsRejected)
 {
 	ParseStatus st;
 	std::vector<uint8_t> f = p1();
-	f.resize(33);	// PFC needs opcode + vector + 8 times = 34 bytes
+	f.resize(33); // PFC needs opcode + vector + 8 times = 34 bytes
 	EXPECT_FALSE(Packet::parse(f, &st));
 	EXPECT_EQ(st, ParseStatus::kMacControlTruncated);
 	f = p2();
-	f.resize(17);	// PAUSE needs its time at 16..17
+	f.resize(17); // PAUSE needs its time at 16..17
 	EXPECT_FALSE(Packet::parse(f, &st));
 	EXPECT_EQ(st, ParseStatus::kMacControlTruncated);
 	f.resize(15);
@@ -406,7 +407,7 @@ TEST(PfcFrame, TaggedOrUnknownMacControl)
 	EXPECT_FALSE(parse_pause(*p));
 
 	f = p1();
-	f[15] = 0x03;	// opcode 0x0103: not PAUSE, not PFC
+	f[15] = 0x03; // opcode 0x0103: not PAUSE, not PFC
 	auto q = Packet::parse(f);
 	ASSERT_TRUE(q);
 	EXPECT_TRUE(q->info().mac_control);

@@ -10,7 +10,8 @@
 #include "red.h"
 #include "test_frames.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::fabric;
 using namespace fabric_test;
@@ -21,7 +22,7 @@ RedParams tv4()
 	p.enabled = true;
 	p.kmin = 40000;
 	p.kmax = 160000;
-	p.pmax_q16 = 13107;	// floor(0.2 * 65536)
+	p.pmax_q16 = 13107; // floor(0.2 * 65536)
 	return p;
 }
 
@@ -73,7 +74,7 @@ uint8_t dequeue_tos(RedMarker &m, Rng &rng, uint8_t tos, uint64_t q, FeatureCoun
 	std::vector<EmittedFrame> emitted;
 	FeatureContext ctx(*p, 1, v, 0, rng, c, emitted);
 	m.on_dequeue(ctx);
-	m.on_enqueue(ctx);	// the wrong mark point: must do nothing
+	m.on_enqueue(ctx); // the wrong mark point: must do nothing
 	return p->bytes()[15];
 }
 
@@ -92,11 +93,11 @@ TEST(RedMarker, MarksIffRnd16BelowProbability)
 TEST(RedMarker, NoDrawOutsideThresholds)
 {
 	RedMarker m(one_port_switch(tv4()));
-	ScriptedRng rng({});	// any draw throws
+	ScriptedRng rng({}); // any draw throws
 	FeatureCounters c;
 	EXPECT_EQ(dequeue_tos(m, rng, kTosData, 40000, c), 0x6a);
 	EXPECT_EQ(dequeue_tos(m, rng, kTosData, 160001, c), 0x6b);
-	EXPECT_EQ(dequeue_tos(m, rng, 0x69, 160001, c), 0x6b);	// ECT(1) -> CE
+	EXPECT_EQ(dequeue_tos(m, rng, 0x69, 160001, c), 0x6b); // ECT(1) -> CE
 	EXPECT_EQ(c.ecn_marks, 2u);
 }
 
@@ -106,7 +107,7 @@ TEST(RedMarker, NotEctAndCeAreLeftAlone)
 	ScriptedRng rng({});
 	FeatureCounters c;
 	EXPECT_EQ(dequeue_tos(m, rng, kTosDataNotEct, 1000000, c), 0x68);
-	EXPECT_EQ(dequeue_tos(m, rng, 0x6b, 100000, c), 0x6b);	// CE, no draw
+	EXPECT_EQ(dequeue_tos(m, rng, 0x6b, 100000, c), 0x6b); // CE, no draw
 	EXPECT_EQ(c.ecn_marks, 0u);
 }
 

@@ -21,7 +21,8 @@
 #include "switch_model.h"
 #include "test_frames.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::fabric;
 using namespace fabric_test;
@@ -105,7 +106,7 @@ TEST(SwitchForward, ByIpRouteWithExactTimes)
 	EXPECT_EQ(sw.port_counters(0).rx_frames, 1u);
 	EXPECT_EQ(sw.queue_status(2, 3, 2000).counters.tx_packets, 1u);
 	EXPECT_EQ(sw.queue_status(2, 3, 2000).counters.tx_bytes, 1000u);
-	EXPECT_TRUE(sw.poll(kNever).empty());	// terminates
+	EXPECT_TRUE(sw.poll(kNever).empty()); // terminates
 }
 
 TEST(SwitchForward, LongestPrefixThenMacThenFlood)
@@ -129,18 +130,18 @@ TEST(SwitchForward, LongestPrefixThenMacThenFlood)
 	sw.on_ingress(1, arp_like({0xff, 0xff, 0xff, 0xff, 0xff, 0xff}), 0);
 	sw.on_ingress(1, arp_like(host_mac(7)), 0);
 	std::vector<Transmission> txs = run_all(sw);
-	EXPECT_EQ(on_port(txs, 0).size(), 2u);	// the two floods
-	EXPECT_EQ(on_port(txs, 1).size(), 1u);	// 10.0.0.9 by /24
-	EXPECT_EQ(on_port(txs, 2).size(), 2u);	// 10.0.0.2 by /32, twice
-	EXPECT_EQ(on_port(txs, 3).size(), 3u);	// MAC entry, two floods
+	EXPECT_EQ(on_port(txs, 0).size(), 2u); // the two floods
+	EXPECT_EQ(on_port(txs, 1).size(), 1u); // 10.0.0.9 by /24
+	EXPECT_EQ(on_port(txs, 2).size(), 2u); // 10.0.0.2 by /32, twice
+	EXPECT_EQ(on_port(txs, 3).size(), 3u); // MAC entry, two floods
 	EXPECT_EQ(sw.total_drops(), 0u);
 }
 
 TEST(SwitchForward, DropsAreCountedWithReasons)
 {
 	Switch sw(make_config(3));
-	sw.on_ingress(0, udp_frame(1, 0, kTosData, 100), 0);	// routed back out
-	sw.on_ingress(1, std::vector<uint8_t>(10, 0), 0);	// malformed
+	sw.on_ingress(0, udp_frame(1, 0, kTosData, 100), 0); // routed back out
+	sw.on_ingress(1, std::vector<uint8_t>(10, 0), 0);    // malformed
 	std::vector<uint8_t> lldp = arp_like({0x01, 0x80, 0xc2, 0, 0, 0x0e});
 	lldp[12] = 0x88;
 	lldp[13] = 0xcc;
@@ -150,10 +151,12 @@ TEST(SwitchForward, DropsAreCountedWithReasons)
 	EXPECT_EQ(sw.drops(DropReason::kMalformed), 1u);
 	EXPECT_EQ(sw.drops(DropReason::kLinkLocal), 1u);
 	EXPECT_EQ(sw.total_drops(), 3u);
-	EXPECT_EQ(sw.queue_status(0, 3, 0).counters.drops[static_cast<size_t>(DropReason::kNoRoute)],
-		  1u);
-	EXPECT_EQ(sw.queue_status(1, 0, 0).counters.drops[static_cast<size_t>(DropReason::kMalformed)],
-		  1u);
+	EXPECT_EQ(
+		sw.queue_status(0, 3, 0).counters.drops[static_cast<size_t>(DropReason::kNoRoute)],
+		1u);
+	EXPECT_EQ(sw.queue_status(1, 0, 0)
+	                  .counters.drops[static_cast<size_t>(DropReason::kMalformed)],
+	          1u);
 	EXPECT_EQ(sw.port_counters(1).rx_frames, 1u);
 	EXPECT_THROW(sw.on_ingress(3, udp_frame(0, 1, 0, 100), 0), std::out_of_range);
 }
@@ -234,7 +237,7 @@ std::vector<uint8_t> ecn_run(MarkPoint point, std::deque<uint32_t> draws, uint64
 	for (const Transmission &tx : run_all(sw)) {
 		tos.push_back(tx.frame[15]);
 		EXPECT_EQ(ipv4_header_checksum(tx.frame.data() + 14, 20),
-			  (tx.frame[24] << 8) | tx.frame[25]);
+		          (tx.frame[24] << 8) | tx.frame[25]);
 	}
 	EXPECT_EQ(raw->left(), 0u);
 	*marks = sw.queue_status(2, 3, 0).counters.ecn_marks;
@@ -246,11 +249,11 @@ TEST(SwitchEcn, RedAtDequeue)
 	uint64_t marks;
 	// One draw, for frame 3 (p = 32768): 32767 marks.
 	EXPECT_EQ(ecn_run(MarkPoint::kDequeue, {32767}, &marks),
-		  (std::vector<uint8_t>{0x6a, 0x6b, 0x6b, 0x6a, 0x6a}));
+	          (std::vector<uint8_t>{0x6a, 0x6b, 0x6b, 0x6a, 0x6a}));
 	EXPECT_EQ(marks, 2u);
 	// 32768 does not.
 	EXPECT_EQ(ecn_run(MarkPoint::kDequeue, {32768}, &marks),
-		  (std::vector<uint8_t>{0x6a, 0x6b, 0x6a, 0x6a, 0x6a}));
+	          (std::vector<uint8_t>{0x6a, 0x6b, 0x6a, 0x6a, 0x6a}));
 	EXPECT_EQ(marks, 1u);
 }
 
@@ -259,7 +262,7 @@ TEST(SwitchEcn, RedAtEnqueue)
 	uint64_t marks;
 	// One draw, for frame 4 (2000 ahead, p = 32768): 40000 does not mark.
 	EXPECT_EQ(ecn_run(MarkPoint::kEnqueue, {40000}, &marks),
-		  (std::vector<uint8_t>{0x6a, 0x6a, 0x6a, 0x6a, 0x6b}));
+	          (std::vector<uint8_t>{0x6a, 0x6a, 0x6a, 0x6a, 0x6b}));
 	EXPECT_EQ(marks, 1u);
 }
 
@@ -290,7 +293,7 @@ TEST(SwitchPfc, XoffThenXonWithExactFrames)
 	EXPECT_EQ(pfc[0].priority, -1);
 	EXPECT_EQ(pfc[0].start_ns, 0u);
 	EXPECT_EQ(pfc[0].end_ns, kPfcFrame);
-	EXPECT_EQ(pfc[0].frame, p1());	// XOFF, priority 3, 0xffff quanta
+	EXPECT_EQ(pfc[0].frame, p1()); // XOFF, priority 3, 0xffff quanta
 	EXPECT_EQ(pfc[1].start_ns, 3 * kFrame1000);
 	std::vector<uint8_t> xon = p1();
 	xon[24] = 0;
@@ -340,8 +343,9 @@ TEST(SwitchPfc, HeadroomOverflowIsADrop)
 	for (int i = 0; i < 7; i++)
 		sw.on_ingress(0, udp_frame(0, 2, kTosData, 1000), 0);
 	EXPECT_EQ(sw.drops(DropReason::kHeadroom), 1u);
-	EXPECT_EQ(sw.queue_status(0, 3, 0).counters.drops[static_cast<size_t>(DropReason::kHeadroom)],
-		  1u);
+	EXPECT_EQ(
+		sw.queue_status(0, 3, 0).counters.drops[static_cast<size_t>(DropReason::kHeadroom)],
+		1u);
 }
 
 // Records what the pause hook reports.
@@ -367,7 +371,7 @@ TEST(SwitchPause, ReceivedPfcHoldsThatPriorityForItsQuanta)
 	EXPECT_EQ(txs[0].priority, 0);
 	EXPECT_EQ(txs[0].start_ns, 100u);
 	EXPECT_EQ(txs[1].priority, 3);
-	EXPECT_EQ(txs[1].start_ns, 100u + kFrame1000);	// pause long over
+	EXPECT_EQ(txs[1].start_ns, 100u + kFrame1000); // pause long over
 
 	QueueStatus s = sw.queue_status(2, 3, 1000000);
 	EXPECT_EQ(s.counters.pause_rx, 1u);
@@ -409,7 +413,7 @@ TEST(SwitchPause, LegacyPausePausesEveryPriority)
 	Switch sw(make_config(3));
 	std::vector<uint8_t> pause = p2();
 	pause[16] = 0;
-	pause[17] = 10;	// 10 quanta
+	pause[17] = 10; // 10 quanta
 	sw.on_ingress(2, pause, 0);
 	sw.on_ingress(1, udp_frame(1, 2, kTosBestEffort, 1000), 100);
 	std::vector<Transmission> txs = run_all(sw);
@@ -426,7 +430,7 @@ struct Probe : Feature {
 	void on_enqueue(FeatureContext &ctx) override
 	{
 		if (ctx.egress_port() != 2)
-			return;	// the frame emitted below
+			return; // the frame emitted below
 		enq.emplace_back(ctx.queue().bytes, ctx.queue().packets);
 		EXPECT_EQ(ctx.ingress_port(), 0);
 		EXPECT_EQ(ctx.egress_port(), 2);
@@ -456,7 +460,8 @@ TEST(SwitchFeature, ViewsAtEnqueueAndDequeueRewriteAndEmit)
 	std::vector<Transmission> txs = run_all(sw);
 
 	// Ahead at enqueue: nothing (1 starts before 2 arrives), nothing, 2.
-	EXPECT_EQ(probe->enq, (std::vector<std::pair<uint64_t, size_t>>{{0, 0}, {0, 0}, {1000, 1}}));
+	EXPECT_EQ(probe->enq,
+	          (std::vector<std::pair<uint64_t, size_t>>{{0, 0}, {0, 0}, {1000, 1}}));
 	// Left behind at dequeue, and the start time.
 	EXPECT_EQ(probe->deq, (std::vector<std::pair<uint64_t, Time>>{
 				      {0, 0}, {1000, kFrame1000}, {0, 2 * kFrame1000}}));
@@ -465,7 +470,7 @@ TEST(SwitchFeature, ViewsAtEnqueueAndDequeueRewriteAndEmit)
 	for (const Transmission &tx : out2) {
 		EXPECT_EQ(tx.frame[15], (10 << 2) | 2);
 		EXPECT_EQ(ipv4_header_checksum(tx.frame.data() + 14, 20),
-			  (tx.frame[24] << 8) | tx.frame[25]);
+		          (tx.frame[24] << 8) | tx.frame[25]);
 	}
 	// The emitted frames leave port 1: the control frame first.
 	std::vector<Transmission> out1 = on_port(txs, 1);

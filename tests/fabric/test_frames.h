@@ -16,7 +16,8 @@
 #include "packet.h"
 #include "rng.h"
 
-namespace fabric_test {
+namespace fabric_test
+{
 
 using rxecc::fabric::Mac;
 
@@ -33,23 +34,23 @@ inline std::vector<uint8_t> from_hex(const std::string &hex)
 inline std::vector<uint8_t> w1()
 {
 	return from_hex("02000000000b02000000000a0800456a004c00014000401126340a0000010a000002"
-			"c13212b7003800000a30ffff000000118000010000007f0000001000000012340000"
-			"000d68656c6c6f207278652d636321000000d5336373");
+	                "c13212b7003800000a30ffff000000118000010000007f0000001000000012340000"
+	                "000d68656c6c6f207278652d636321000000d5336373");
 }
 
 // A1: RC ACK, TOS 0x68 (DSCP 26, Not-ECT).
 inline std::vector<uint8_t> a1()
 {
 	return from_hex("02000000000a02000000000b08004568003000014000401126520a0000020a000001"
-			"c13212b7001c00001100ffff00000012000001001f0000017b09c773");
+	                "c13212b7001c00001100ffff00000012000001001f0000017b09c773");
 }
 
 // C0: hardware CNP, TOS 0xc2 (DSCP 48, ECT(0)), opcode 0x81, 74 bytes.
 inline std::vector<uint8_t> c0()
 {
 	return from_hex("e41d2dab2bc27cfe90643b32080045c2003c718c4000401191610a0011010a001201"
-			"000012b7002800008100ffff40000118000000000000000000000000000000000000"
-			"000082fd002a");
+	                "000012b7002800008100ffff40000118000000000000000000000000000000000000"
+	                "000082fd002a");
 }
 
 // P1: PFC XOFF for priority 3 with 0xffff quanta, 60 bytes.
@@ -77,7 +78,7 @@ inline Mac host_mac(uint8_t n)
 // An IPv4/UDP frame of exactly frame_len bytes (>= 42) from 10.0.0.src to
 // 10.0.0.dst with the given TOS byte and UDP destination port.
 inline std::vector<uint8_t> udp_frame(uint8_t src, uint8_t dst, uint8_t tos, size_t frame_len,
-				      uint16_t dport = 4791)
+                                      uint16_t dport = 4791)
 {
 	std::vector<uint8_t> f(frame_len, 0);
 	Mac d = host_mac(dst), s = host_mac(src);
@@ -93,7 +94,7 @@ inline std::vector<uint8_t> udp_frame(uint8_t src, uint8_t dst, uint8_t tos, siz
 	ip[1] = tos;
 	ip[2] = static_cast<uint8_t>(ip_len >> 8);
 	ip[3] = static_cast<uint8_t>(ip_len & 0xff);
-	ip[6] = 0x40;	// DF
+	ip[6] = 0x40; // DF
 	ip[8] = 64;
 	ip[9] = 17;
 	ip[12] = 10;
@@ -112,19 +113,20 @@ inline std::vector<uint8_t> udp_frame(uint8_t src, uint8_t dst, uint8_t tos, siz
 	udp[4] = static_cast<uint8_t>(udp_len >> 8);
 	udp[5] = static_cast<uint8_t>(udp_len & 0xff);
 	if (udp_len >= 20)
-		udp[8] = 0x0a;	// BTH opcode: RC WRITE ONLY
+		udp[8] = 0x0a; // BTH opcode: RC WRITE ONLY
 	return f;
 }
 
 // TOS bytes of the testbed classes (wire.md §6).
-constexpr uint8_t kTosData = 0x6a;	// DSCP 26, ECT(0) -> priority 3
+constexpr uint8_t kTosData = 0x6a; // DSCP 26, ECT(0) -> priority 3
 constexpr uint8_t kTosDataNotEct = 0x68;
-constexpr uint8_t kTosCnp = 0xc0;	// DSCP 48, Not-ECT -> priority 6
+constexpr uint8_t kTosCnp = 0xc0; // DSCP 48, Not-ECT -> priority 6
 constexpr uint8_t kTosBestEffort = 0x00;
 
 // Returns the given rnd16 values (as the top half of next_u32); throws if
 // drawn more often than scripted.
-class ScriptedRng : public rxecc::fabric::Rng {
+class ScriptedRng : public rxecc::fabric::Rng
+{
 public:
 	explicit ScriptedRng(std::deque<uint32_t> rnd16) : values_(std::move(rnd16)) {}
 	uint32_t next_u32() override

@@ -10,7 +10,8 @@
 #include "fabric.h"
 #include "topology.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::fabric;
 
@@ -67,7 +68,7 @@ TEST(TopologyParse, CompleteFile)
 	EXPECT_TRUE(h1.flood);
 	EXPECT_FALSE(h2.flood);
 	EXPECT_EQ(h2.delay_ns, 500u);
-	EXPECT_EQ(h2.mac, (Mac{0x02, 0xfb, 0, 0, 0, 1}));	// generated
+	EXPECT_EQ(h2.mac, (Mac{0x02, 0xfb, 0, 0, 0, 1})); // generated
 	EXPECT_EQ(up.rate_bps, 1000000000u);
 	EXPECT_EQ(up.delay_ns, 10000u);
 	EXPECT_EQ(up.pause_quanta, 1000);
@@ -129,11 +130,11 @@ TEST(TopologyParse, CompleteFile)
 TEST(TopologyValues, SizesRatesAndTimes)
 {
 	TopologyResult r = parse_topology("switch s0 buffer=64KiB\n"
-					  "switch s1 buffer=1.5KB\n"
-					  "port s0:a rate=2.5Gbps delay=1.5us\n"
-					  "port s0:b rate=9600 delay=0\n"
-					  "port s1:c rate=40mbit delay=0.1ms\n"
-					  "port s1:d rate=400kbit/s delay=2s\n");
+	                                  "switch s1 buffer=1.5KB\n"
+	                                  "port s0:a rate=2.5Gbps delay=1.5us\n"
+	                                  "port s0:b rate=9600 delay=0\n"
+	                                  "port s1:c rate=40mbit delay=0.1ms\n"
+	                                  "port s1:d rate=400kbit/s delay=2s\n");
 	ASSERT_TRUE(r) << r.error.to_string();
 	const Topology &t = *r.topology;
 	EXPECT_EQ(t.switches[0].buffer_bytes, 65536u);
@@ -162,10 +163,12 @@ TEST(TopologyValues, Fractions)
 struct BadCase {
 	const char *text;
 	int line;
-	const char *message;	// a part of the message
+	const char *message; // a part of the message
 };
 
-class TopologyErrors : public ::testing::TestWithParam<BadCase> {};
+class TopologyErrors : public ::testing::TestWithParam<BadCase>
+{
+};
 
 TEST_P(TopologyErrors, RejectedWithLineAndReason)
 {
@@ -176,7 +179,8 @@ TEST_P(TopologyErrors, RejectedWithLineAndReason)
 	EXPECT_EQ(r.error.line, c.line) << r.error.to_string();
 	EXPECT_NE(r.error.message.find(c.message), std::string::npos) << r.error.to_string();
 	if (c.line > 0) {
-		EXPECT_EQ(r.error.to_string().rfind("line " + std::to_string(c.line) + ": ", 0), 0u);
+		EXPECT_EQ(r.error.to_string().rfind("line " + std::to_string(c.line) + ": ", 0),
+		          0u);
 	}
 }
 
@@ -196,20 +200,26 @@ INSTANTIATE_TEST_SUITE_P(
 		BadCase{"switch s0 buffer=1MB buffer=2MB\n", 1, "given twice"},
 		BadCase{"switch s0 buffer\n", 1, "expected key=value"},
 		BadCase{"switch s0 buffer=1MB alpha=0\n", 1, "alpha"},
-		BadCase{"switch s0 buffer=1MB dscp=64:1\n", 1, "dscp: '64:1': DSCP 64 is not 0..63"},
-		BadCase{"switch s0 buffer=1MB dscp=26:8\n", 1, "dscp: '26:8': priority 8 is not 0..7"},
+		BadCase{"switch s0 buffer=1MB dscp=64:1\n", 1,
+                        "dscp: '64:1': DSCP 64 is not 0..63"},
+		BadCase{"switch s0 buffer=1MB dscp=26:8\n", 1,
+                        "dscp: '26:8': priority 8 is not 0..7"},
 		BadCase{"switch s0 buffer=1MB dscp=26:3,26:4\n", 1, "dscp: DSCP 26 is named twice"},
 		BadCase{"switch s0 buffer=1MB dscp=26:3,\n", 1, "dscp: '' is not DSCP:PRIO"},
 		BadCase{"switch s0 buffer=1MB quantum=10\n", 1, "quantum"},
 		BadCase{"switch s/0 buffer=1MB\n", 1, "bad switch name"},
 		BadCase{SW SW, 2, "declared twice"},
 		BadCase{SW "port s0:a rate=100X delay=1us\n", 2,
-			"rate: '100X' is not a rate: unknown unit 'X' (examples: 100M, 2.5Gbit, "
-			"400kbit/s)"},
-		BadCase{SW "port s0:a rate=1GBps delay=1us\n", 2, "rate: '1GBps' is not a rate: rates are in bits"},
-		BadCase{SW "port s0:a rate=1G delay=5\n", 2, "delay: '5' is not a time: it needs a unit"},
-		BadCase{SW "port s0:a rate=1G delay=1.5ns\n", 2, "delay: '1.5ns' is not a time: not a whole"},
-		BadCase{"switch s0 buffer=1Mb\n", 1, "buffer: '1Mb' is not a size: sizes are in bytes"},
+                        "rate: '100X' is not a rate: unknown unit 'X' (examples: 100M, 2.5Gbit, "
+                        "400kbit/s)"},
+		BadCase{SW "port s0:a rate=1GBps delay=1us\n", 2,
+                        "rate: '1GBps' is not a rate: rates are in bits"},
+		BadCase{SW "port s0:a rate=1G delay=5\n", 2,
+                        "delay: '5' is not a time: it needs a unit"},
+		BadCase{SW "port s0:a rate=1G delay=1.5ns\n", 2,
+                        "delay: '1.5ns' is not a time: not a whole"},
+		BadCase{"switch s0 buffer=1Mb\n", 1,
+                        "buffer: '1Mb' is not a size: sizes are in bytes"},
 		BadCase{"switch s0 buffer=1MB quantum=1.5\n", 1, "quantum: '1.5' is not a size"},
 		BadCase{SW "port s0:a delay=5us\n", 2, "missing attribute 'rate'"},
 		BadCase{SW "port s0:a rate=10 delay=5us\n", 2, "rate must be"},
@@ -220,32 +230,35 @@ INSTANTIATE_TEST_SUITE_P(
 		BadCase{"port s9:a rate=1G delay=1us\n", 1, "unknown switch 's9'"},
 		BadCase{SW PA "port s0:a rate=1G delay=1us\n", 3, "already has a port 'a'"},
 		BadCase{SW "switch s1 buffer=1MB\n" PA "link s0:a s1:b rate=1G delay=1us\n", 4,
-			"already has a port 'a'"},
+                        "already has a port 'a'"},
 		BadCase{SW "link s0:a s0:a rate=1G delay=1us\n", 2, "to itself"},
 		BadCase{SW PA "route s0 10.0.0.0/33 a\n", 3, "bad prefix length"},
 		BadCase{SW PA "route s0 10.0.0.256 a\n", 3, "bad IP address"},
 		BadCase{SW PA "route s0 10.0.0.1 b\n", 3, "has no port 'b'"},
 		BadCase{SW PA "route s0 10.0.0.1\n", 3, "usage: route"},
 		BadCase{SW PA "mac s0 02:00:00:00:00 a\n", 3, "bad MAC"},
-		BadCase{SW PA "ecn s0:a prio=3 kmin=10KB kmax=10KB pmax=0.1\n", 3, "kmin must be below"},
+		BadCase{SW PA "ecn s0:a prio=3 kmin=10KB kmax=10KB pmax=0.1\n", 3,
+                        "kmin must be below"},
 		BadCase{SW PA "ecn s0:a prio=3 kmin=1KB kmax=10KB pmax=1.5\n", 3, "pmax above 1"},
 		BadCase{SW PA "ecn s0:a prio=8 kmin=1KB kmax=10KB pmax=1\n", 3, "priority '8'"},
-		BadCase{SW PA "ecn s0:zz prio=3 kmin=1KB kmax=10KB pmax=1\n", 3, "matches no declared port"},
-		BadCase{SW PA "ecn s0:a prio=3 kmin=1KB kmax=10KB pmax=1 at=later\n", 3, "at must be"},
-		BadCase{SW PA "pfc s0:a prio=3 xoff=10KB xon=10KB headroom=5KB\n", 3, "xon must be below"},
+		BadCase{SW PA "ecn s0:zz prio=3 kmin=1KB kmax=10KB pmax=1\n", 3,
+                        "matches no declared port"},
+		BadCase{SW PA "ecn s0:a prio=3 kmin=1KB kmax=10KB pmax=1 at=later\n", 3,
+                        "at must be"},
+		BadCase{SW PA "pfc s0:a prio=3 xoff=10KB xon=10KB headroom=5KB\n", 3,
+                        "xon must be below"},
 		BadCase{"switch s0 buffer=10KB\n" PA PB
-			"pfc s0:* prio=3 xoff=4KB xon=2KB headroom=6KB\n",
-			4, "headroom now totals 12000"},
+                        "pfc s0:* prio=3 xoff=4KB xon=2KB headroom=6KB\n",
+                        4, "headroom now totals 12000"},
 		BadCase{SW "switch s1 buffer=1MB\nport s1:a rate=1G delay=0ns\n", 1, "no ports"},
 		BadCase{SW "seed x\n", 2, "bad seed"}));
 
 TEST(TopologyParse, LaterLinesOverrideEarlierOnes)
 {
-	TopologyResult r = parse_topology(SW PA PB
-					  "ecn s0:* prio=* kmin=1KB kmax=2KB pmax=1\n"
-					  "ecn s0:b prio=3 kmin=5KB kmax=6KB pmax=0.5\n"
-					  "switch s1 buffer=1MB strict=none\n"
-					  "port s1:x rate=1G delay=0ns\n");
+	TopologyResult r = parse_topology(SW PA PB "ecn s0:* prio=* kmin=1KB kmax=2KB pmax=1\n"
+	                                           "ecn s0:b prio=3 kmin=5KB kmax=6KB pmax=0.5\n"
+	                                           "switch s1 buffer=1MB strict=none\n"
+	                                           "port s1:x rate=1G delay=0ns\n");
 	ASSERT_TRUE(r) << r.error.to_string();
 	const SwitchConfig &s0 = r.topology->switches[0];
 	EXPECT_EQ(s0.ports[0].red[3].kmin, 1000u);
@@ -256,7 +269,8 @@ TEST(TopologyParse, LaterLinesOverrideEarlierOnes)
 
 TEST(TopologyParse, WindowsLineEndingsAndTabs)
 {
-	TopologyResult r = parse_topology("switch\ts0\tbuffer=1MB\r\nport s0:a rate=1G delay=1us\r\n");
+	TopologyResult r =
+		parse_topology("switch\ts0\tbuffer=1MB\r\nport s0:a rate=1G delay=1us\r\n");
 	ASSERT_TRUE(r) << r.error.to_string();
 	EXPECT_EQ(r.topology->switches[0].ports[0].name, "a");
 }

@@ -107,16 +107,17 @@ TEST(AttachSpec, RejectsBad)
 	EXPECT_FALSE(parse_attach_spec("stream:/" + std::string(107, 'x'), a, err));
 }
 
-namespace {
+namespace
+{
 
 Topology topo()
 {
 	auto r = parse_topology("switch s0 buffer=1MB\n"
-				"port s0:h1 rate=1G delay=1us attach=if:lo\n"
-				"port s0:h2 rate=1G delay=1us\n"
-				"switch s1 buffer=1MB\n"
-				"port s1:h3 rate=1G delay=1us attach=stream:/tmp/h3.sock\n"
-				"link s0:up s1:down rate=1G delay=1us\n");
+	                        "port s0:h1 rate=1G delay=1us attach=if:lo\n"
+	                        "port s0:h2 rate=1G delay=1us\n"
+	                        "switch s1 buffer=1MB\n"
+	                        "port s1:h3 rate=1G delay=1us attach=stream:/tmp/h3.sock\n"
+	                        "link s0:up s1:down rate=1G delay=1us\n");
 	EXPECT_TRUE(r) << r.error.to_string();
 	return *r.topology;
 }
@@ -128,9 +129,9 @@ TEST(ResolveAttachments, TopologyAndOverrides)
 	std::vector<PortAttachment> out;
 	std::string err;
 	ASSERT_TRUE(resolve_attachments(topo(),
-					{{"s0", "h2", "dgram:127.0.0.1:1:127.0.0.1:2"},
-					 {"s1", "h3", "stream:/tmp/other.sock"}},
-					false, out, err))
+	                                {{"s0", "h2", "dgram:127.0.0.1:1:127.0.0.1:2"},
+	                                 {"s1", "h3", "stream:/tmp/other.sock"}},
+	                                false, out, err))
 		<< err;
 	ASSERT_EQ(out.size(), 3u);
 	EXPECT_EQ(out[0].name, "s0:h1");

@@ -15,7 +15,8 @@
 using namespace rxecc::fabric;
 using namespace rxecc::fabric::proc;
 
-namespace {
+namespace
+{
 
 using Bytes = std::vector<uint8_t>;
 
@@ -80,8 +81,7 @@ Bytes ref_covered(const Bytes &src, const Bytes &dst, uint8_t proto, const Bytes
 }
 
 // The checksum a correct sender puts in the segment (field taken as 0).
-uint16_t ref_checksum(const Bytes &src, const Bytes &dst, uint8_t proto, Bytes seg,
-		      size_t field)
+uint16_t ref_checksum(const Bytes &src, const Bytes &dst, uint8_t proto, Bytes seg, size_t field)
 {
 	seg[field] = 0;
 	seg[field + 1] = 0;
@@ -105,14 +105,14 @@ const Bytes kDst6 = hex("fd00000000000000000000000000abcd");
 
 struct Built {
 	Bytes frame;
-	size_t l4 = 0;		// offset of the TCP/UDP header
-	size_t field = 0;	// offset of the checksum within it
-	Bytes seg;		// the L4 segment as built
+	size_t l4 = 0;    // offset of the TCP/UDP header
+	size_t field = 0; // offset of the checksum within it
+	Bytes seg;        // the L4 segment as built
 };
 
 // Ethernet [+ tags] + IPv4/IPv6 + TCP/UDP header + payload (+ padding).
 Built build(bool v6, uint8_t proto, size_t payload, size_t tags = 0, size_t pad = 0,
-	    size_t ip_opts = 0)
+            size_t ip_opts = 0)
 {
 	Built r;
 	Bytes &f = r.frame;
@@ -143,7 +143,7 @@ Built build(bool v6, uint8_t proto, size_t payload, size_t tags = 0, size_t pad 
 		f.insert(f.end(), kSrc4.begin(), kSrc4.end());
 		f.insert(f.end(), kDst4.begin(), kDst4.end());
 		for (size_t i = 0; i < ip_opts; i++)
-			f.push_back(1);	// NOP options
+			f.push_back(1); // NOP options
 		put16(f, ip + 2, static_cast<uint32_t>(20 + ip_opts + seg.size()));
 	} else {
 		Bytes t = hex("86dd60000000");
@@ -170,7 +170,11 @@ Built build(bool v6, uint8_t proto, size_t payload, size_t tags = 0, size_t pad 
 const char *kSyn = "020000000002020000000001"
 		   "0800"
 		   "4500003c1c46400040060a740a0000010a000002"
-		   "a1b20050" "12345678" "00000000" "a002faf0" "2e5d0000"
+		   "a1b20050"
+		   "12345678"
+		   "00000000"
+		   "a002faf0"
+		   "2e5d0000"
 		   "020405b40402080a000000010000000001030307";
 
 } // namespace
@@ -216,18 +220,20 @@ TEST(Checksum, MatchesReferenceAcrossShapes)
 			for (size_t tags : {0u, 1u, 2u}) {
 				for (size_t payload : {0u, 1u, 2u, 5u, 101u, 1400u, 8999u}) {
 					SCOPED_TRACE(std::string(v6 ? "v6" : "v4") +
-						     (proto == 6 ? " tcp" : " udp") + " tags " +
-						     std::to_string(tags) + " payload " +
-						     std::to_string(payload));
+					             (proto == 6 ? " tcp" : " udp") + " tags " +
+					             std::to_string(tags) + " payload " +
+					             std::to_string(payload));
 					Built b = build(v6, proto, payload, tags);
 					const Bytes &src = v6 ? kSrc6 : kSrc4;
 					const Bytes &dst = v6 ? kDst6 : kDst4;
-					uint16_t want = ref_checksum(src, dst, proto, b.seg, b.field);
+					uint16_t want =
+						ref_checksum(src, dst, proto, b.seg, b.field);
 					put16(b.frame, b.l4 + b.field,
 					      ref_partial(src, dst, proto, b.seg.size()));
 					Bytes before = b.frame;
-					ASSERT_EQ(complete_l4_checksum(b.frame.data(), b.frame.size()),
-						  L4Checksum::kCompleted);
+					ASSERT_EQ(complete_l4_checksum(b.frame.data(),
+					                               b.frame.size()),
+					          L4Checksum::kCompleted);
 					EXPECT_EQ(get16(b.frame, b.l4 + b.field), want);
 					// Nothing but the two checksum bytes changed.
 					put16(before, b.l4 + b.field, want);
@@ -271,7 +277,7 @@ TEST(Checksum, UdpZeroIsSentAsAllOnes)
 		ASSERT_EQ(ref_sum(ref_covered(src, dst, 17, seg)), 0xffff);
 		std::copy(seg.begin(), seg.end(), b.frame.begin() + static_cast<long>(b.l4));
 		ASSERT_EQ(complete_l4_checksum(b.frame.data(), b.frame.size()),
-			  L4Checksum::kCompleted);
+		          L4Checksum::kCompleted);
 		EXPECT_EQ(get16(b.frame, b.l4 + 6), 0xffff);
 	}
 }
@@ -293,27 +299,27 @@ TEST(Checksum, UnsupportedFramesAreLeftUnchanged)
 	std::vector<std::pair<std::string, Bytes>> cases;
 	cases.push_back({"too short", hex("0200000000020200000000")});
 	cases.push_back({"ARP", hex("ffffffffffff020000000001080600010800060400010200000000"
-				    "010a0000010000000000000a000002")});
+	                            "010a0000010000000000000a000002")});
 	{
-		Built b = build(false, 1, 0);	// ICMP
+		Built b = build(false, 1, 0); // ICMP
 		cases.push_back({"ICMP", b.frame});
 	}
 	{
 		Built b = build(false, 6, 100);
-		put16(b.frame, 14 + 6, 0x2000);	// more fragments
+		put16(b.frame, 14 + 6, 0x2000); // more fragments
 		cases.push_back({"first fragment", b.frame});
-		put16(b.frame, 14 + 6, 0x0010);	// an offset
+		put16(b.frame, 14 + 6, 0x0010); // an offset
 		cases.push_back({"later fragment", b.frame});
 	}
 	{
 		Built b = build(false, 17, 10);
-		put16(b.frame, 14 + 2, static_cast<uint32_t>(b.frame.size()));	// past the frame
+		put16(b.frame, 14 + 2, static_cast<uint32_t>(b.frame.size())); // past the frame
 		cases.push_back({"IPv4 length past the frame", b.frame});
 		b = build(false, 17, 10);
-		b.frame[14] = 0x44;	// IHL 4
+		b.frame[14] = 0x44; // IHL 4
 		cases.push_back({"IHL below 5", b.frame});
 		b = build(false, 17, 10);
-		b.frame[14] = 0x65;	// version 6 under 0x0800
+		b.frame[14] = 0x65; // version 6 under 0x0800
 		cases.push_back({"version disagrees", b.frame});
 		b = build(false, 17, 10);
 		put16(b.frame, b.l4 + 4, 7);
@@ -322,18 +328,18 @@ TEST(Checksum, UnsupportedFramesAreLeftUnchanged)
 		put16(b.frame, b.l4 + 4, 19);
 		cases.push_back({"UDP length past the IP payload", b.frame});
 		b = build(false, 6, 10);
-		b.frame[b.l4 + 12] = 0x40;	// data offset 16 bytes
+		b.frame[b.l4 + 12] = 0x40; // data offset 16 bytes
 		cases.push_back({"TCP data offset below 20", b.frame});
 		b = build(false, 6, 10);
-		b.frame[b.l4 + 12] = 0xf0;	// 60 bytes of header in 30
+		b.frame[b.l4 + 12] = 0xf0; // 60 bytes of header in 30
 		cases.push_back({"TCP data offset past the segment", b.frame});
 		b = build(false, 6, 10);
-		put16(b.frame, 14 + 2, 20 + 19);	// IP payload shorter than TCP
+		put16(b.frame, 14 + 2, 20 + 19); // IP payload shorter than TCP
 		cases.push_back({"TCP header truncated", b.frame});
 	}
 	{
 		Built b = build(true, 6, 10);
-		b.frame[14 + 6] = 0;	// hop-by-hop options first
+		b.frame[14 + 6] = 0; // hop-by-hop options first
 		cases.push_back({"IPv6 extension header", b.frame});
 		b = build(true, 6, 10);
 		put16(b.frame, 14 + 4, 0);
@@ -369,11 +375,11 @@ TEST(IfRx, OversizeRule)
 	EXPECT_EQ(if_max_frame(65535), kMaxFrameBytes);
 	EXPECT_FALSE(if_rx_oversize(1514, 1514, 1522));
 	EXPECT_FALSE(if_rx_oversize(1522, 1522, 1522));
-	EXPECT_TRUE(if_rx_oversize(1523, 1523, 1522));	// GRO/GSO super-frame
-	EXPECT_TRUE(if_rx_oversize(65226, 16308, kMaxFrameBytes));	// cut in the ring
+	EXPECT_TRUE(if_rx_oversize(1523, 1523, 1522));             // GRO/GSO super-frame
+	EXPECT_TRUE(if_rx_oversize(65226, 16308, kMaxFrameBytes)); // cut in the ring
 	EXPECT_TRUE(if_rx_oversize(100, 99, 1522));
 	EXPECT_TRUE(if_rx_oversize(static_cast<uint32_t>(kMaxFrameBytes) + 1,
-				   static_cast<uint32_t>(kMaxFrameBytes) + 1, 1u << 20));
+	                           static_cast<uint32_t>(kMaxFrameBytes) + 1, 1u << 20));
 }
 
 TEST(IfRx, OversizeWarningNamesTheFix)
@@ -384,5 +390,5 @@ TEST(IfRx, OversizeWarningNamesTheFix)
 	EXPECT_NE(w.find("1522"), std::string::npos) << w;
 	EXPECT_NE(w.find("ethtool -K veth1 gso off tso off gro off"), std::string::npos) << w;
 	EXPECT_EQ(w.back(), '\n');
-	EXPECT_EQ(w.find('\n'), w.size() - 1);	// one line
+	EXPECT_EQ(w.find('\n'), w.size() - 1); // one line
 }

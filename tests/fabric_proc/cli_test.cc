@@ -14,9 +14,9 @@ using namespace rxecc::fabric::proc;
 TEST(Cli, RunAllOptions)
 {
 	auto r = parse_cli({"run", "-t", "topo.txt", "-a", "s0:h1=if:veth1", "--attach",
-			    "s0:h2=stream:/tmp/x.sock", "--telemetry", "out", "--sample=500us",
-			    "--control", "/tmp/c.sock", "--duration", "2s", "--cpu", "1",
-			    "--busy-poll", "-q"});
+	                    "s0:h2=stream:/tmp/x.sock", "--telemetry", "out", "--sample=500us",
+	                    "--control", "/tmp/c.sock", "--duration", "2s", "--cpu", "1",
+	                    "--busy-poll", "-q"});
 	ASSERT_TRUE(r) << r.error;
 	const Cli &c = *r.cli;
 	EXPECT_EQ(c.command, Command::kRun);
@@ -92,14 +92,16 @@ TEST(Cli, Errors)
 		{{"run", "-t", "a", "-a", "s0:h1="}, "empty SPEC"},
 		{{"run", "-t", "a", "-a", "s 0:h1=if:x"}, "bad port"},
 		{{"run", "-t", "a", "--sample", "1"},
-		 "run: bad --sample: '1' is not a time: it needs a unit, ns, us, ms or s (examples: "
-		 "300us, 1.5ms, 2s)"},
+	         "run: bad --sample: '1' is not a time: it needs a unit, ns, us, ms or s "
+	         "(examples: "
+	         "300us, 1.5ms, 2s)"},
 		{{"run", "-t", "a", "--sample", "1us"},
-		 "run: bad --sample '1us' (a time from 10us to 10s, e.g. 1ms)"},
-		{{"run", "-t", "a", "--sample", "1Ms"}, "run: bad --sample: '1Ms' is not a time: unknown unit"},
+	         "run: bad --sample '1us' (a time from 10us to 10s, e.g. 1ms)"},
+		{{"run", "-t", "a", "--sample", "1Ms"},
+	         "run: bad --sample: '1Ms' is not a time: unknown unit"},
 		{{"run", "-t", "a", "--duration", "0s"}, "run: bad --duration '0s' (more than 0"},
 		{{"run", "-t", "a", "--duration", "1.5ns"},
-		 "run: bad --duration: '1.5ns' is not a time: not a whole number of ns"},
+	         "run: bad --duration: '1.5ns' is not a time: not a whole number of ns"},
 		{{"run", "-t", "a", "--cpu", "x"}, "bad --cpu"},
 		{{"run", "-t", "a", "--busy-poll=1"}, "takes no value"},
 		{{"run", "-t", "a", "--frob"}, "unknown option '--frob'"},
@@ -128,7 +130,8 @@ TEST(Cli, ControlRequests)
 	EXPECT_FALSE(parse_control_request("stats "));
 }
 
-namespace {
+namespace
+{
 
 // Runs the real binary; returns its exit status and stderr.
 int run_binary(const std::string &args, std::string &err)

@@ -24,7 +24,8 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 uint64_t now_ns()
 {
@@ -101,10 +102,11 @@ int main(int argc, char **argv)
 	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	to.sin_port = htons(fa);
 	std::printf("fabric_bench: %s, %.1f s per size, window 64 frames\n",
-		    busy ? "--busy-poll" : "sleeping loop", seconds);
+	            busy ? "--busy-poll" : "sleeping loop", seconds);
 	for (size_t len : {1500u, 64u}) {
 		// To 02:00:00:00:00:02 (the MAC table sends it out of b).
-		std::vector<uint8_t> f = {0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x88, 0xb5};
+		std::vector<uint8_t> f = {0x02, 0, 0, 0, 0,    0x02, 0x02,
+		                          0,    0, 0, 0, 0x01, 0x88, 0xb5};
 		f.resize(len, 0);
 		uint64_t sent = 0, got = 0;
 		const uint64_t window = 64;
@@ -113,20 +115,20 @@ int main(int argc, char **argv)
 		while (now_ns() < end) {
 			while (sent - got < window &&
 			       sendto(a, f.data(), f.size(), 0, reinterpret_cast<sockaddr *>(&to),
-				      sizeof(to)) == static_cast<ssize_t>(f.size()))
+			              sizeof(to)) == static_cast<ssize_t>(f.size()))
 				sent++;
 			pollfd p{b, POLLIN, 0};
 			if (poll(&p, 1, 100) == 1) {
 				while (recv(b, buf, sizeof(buf), 0) > 0)
 					got++;
 			} else if (sent - got >= window) {
-				got = sent;	// lost frames: reopen the window
+				got = sent; // lost frames: reopen the window
 			}
 		}
 		double dt = static_cast<double>(now_ns() - t0) / 1e9;
 		double fps = static_cast<double>(got) / dt;
 		std::printf("  %4zu B frames: %9.0f frames/s  %6.3f Gbit/s (frame bytes)\n", len,
-			    fps, fps * static_cast<double>(len) * 8 / 1e9);
+		            fps, fps * static_cast<double>(len) * 8 / 1e9);
 		std::fflush(stdout);
 		usleep(100000);
 		while (recv(b, buf, sizeof(buf), 0) > 0) {

@@ -12,7 +12,8 @@
 using namespace rxecc::fabric;
 using namespace rxecc::fabric::proc;
 
-namespace {
+namespace
+{
 
 const Mac kSrc = {0x02, 0x00, 0x00, 0x00, 0x00, 0xfe};
 
@@ -30,8 +31,7 @@ std::vector<uint8_t> hex(const std::string &s, size_t zero_pad)
 // Vector P1: PFC XOFF, priority 3, 0xFFFF quanta.
 TEST(PfcFrame, MatchesWireP1)
 {
-	auto want = hex("0180c20000010200000000fe880801010008000000000000ffff0000000000000000",
-			26);
+	auto want = hex("0180c20000010200000000fe880801010008000000000000ffff0000000000000000", 26);
 	ASSERT_EQ(want.size(), 60u);
 	EXPECT_EQ(make_pfc(kSrc, 0x08, 0xffff), want);
 }
@@ -80,8 +80,8 @@ TEST(SendPfcOptions, AllOptions)
 	SendPfcOptions o;
 	std::string err;
 	ASSERT_TRUE(parse_send_pfc({"--prio", "*", "--quanta=0", "eth1", "--src",
-				    "02:00:00:00:00:fe", "--count", "5", "--interval", "200ms"},
-				   o, err))
+	                            "02:00:00:00:00:fe", "--count", "5", "--interval", "200ms"},
+	                           o, err))
 		<< err;
 	EXPECT_EQ(o.prio_mask, 0xff);
 	EXPECT_EQ(o.quanta, 0);
@@ -127,5 +127,6 @@ TEST(SendPfcOptions, RejectsBadInput)
 	SendPfcOptions o;
 	std::string err;
 	EXPECT_FALSE(parse_send_pfc({"eth0", "--interval", "fast"}, o, err));
-	EXPECT_EQ(err, "send-pfc: bad --interval: 'fast' is not a time (examples: 300us, 1.5ms, 2s)");
+	EXPECT_EQ(err,
+	          "send-pfc: bad --interval: 'fast' is not a time (examples: 300us, 1.5ms, 2s)");
 }

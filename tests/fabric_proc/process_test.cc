@@ -30,7 +30,8 @@
 
 using rxecc::fabric::ipv4_header_checksum;
 
-namespace {
+namespace
+{
 
 const std::string kBin = RXECC_FABRIC_BIN;
 
@@ -70,7 +71,7 @@ void send_to(int s, uint16_t port, const std::vector<uint8_t> &f)
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	a.sin_port = htons(port);
 	ASSERT_EQ(sendto(s, f.data(), f.size(), 0, reinterpret_cast<sockaddr *>(&a), sizeof(a)),
-		  static_cast<ssize_t>(f.size()));
+	          static_cast<ssize_t>(f.size()));
 }
 
 sockaddr_un unix_addr(const std::string &path)
@@ -96,7 +97,7 @@ void unix_send_to(int s, const std::string &path, const std::vector<uint8_t> &f)
 {
 	sockaddr_un a = unix_addr(path);
 	ASSERT_EQ(sendto(s, f.data(), f.size(), 0, reinterpret_cast<sockaddr *>(&a), sizeof(a)),
-		  static_cast<ssize_t>(f.size()));
+	          static_cast<ssize_t>(f.size()));
 }
 
 // Receives one datagram within timeout_ms; its kernel timestamp in ns.
@@ -197,7 +198,8 @@ std::string flat_value(const std::string &flat, const std::string &key)
 }
 
 // A temporary directory with a topology, and the fabric process on it.
-class Fabric {
+class Fabric
+{
 public:
 	// "{dir}" in the topology stands for the directory.
 	explicit Fabric(std::string topology)
@@ -233,9 +235,10 @@ public:
 			dup2(p[1], 1);
 			close(p[0]);
 			close(p[1]);
-			std::vector<std::string> args = {kBin, "run", "-t", dir_ + "/topo",
-							 "--control", control(), "--telemetry",
-							 dir_ + "/tel", "--sample", "1ms", "-q"};
+			std::vector<std::string> args = {kBin,           "run",         "-t",
+			                                 dir_ + "/topo", "--control",   control(),
+			                                 "--telemetry",  dir_ + "/tel", "--sample",
+			                                 "1ms",          "-q"};
 			args.insert(args.end(), extra.begin(), extra.end());
 			std::vector<char *> av;
 			for (auto &a : args)
@@ -293,8 +296,11 @@ TEST(Process, ForwardsAtTheLinkRateAndCounts)
 	uint16_t fa = free_udp_port(), fb = free_udp_port();
 	uint16_t ha = free_udp_port(), hb = free_udp_port();
 	Fabric fab("switch s0 buffer=1MB\n"
-		   "port s0:a rate=100M delay=1ms attach=" + dgram(fa, ha) + "\n"
-		   "port s0:b rate=100M delay=1ms attach=" + dgram(fb, hb) + "\n");
+	           "port s0:a rate=100M delay=1ms attach=" +
+	           dgram(fa, ha) +
+	           "\n"
+	           "port s0:b rate=100M delay=1ms attach=" +
+	           dgram(fb, hb) + "\n");
 	int a = udp_socket(ha), b = udp_socket(hb);
 	ASSERT_TRUE(fab.start());
 
@@ -324,7 +330,7 @@ TEST(Process, ForwardsAtTheLinkRateAndCounts)
 		}
 		bursts++;
 		uint64_t sent = static_cast<uint64_t>(t0.tv_sec) * 1000000000ull +
-				static_cast<uint64_t>(t0.tv_nsec);
+		                static_cast<uint64_t>(t0.tv_nsec);
 		// Never early: frame i leaves after i + 1 serialisations, then
 		// the 1 ms delay.
 		for (uint32_t i = 0; i < n; i++)
@@ -333,8 +339,8 @@ TEST(Process, ForwardsAtTheLinkRateAndCounts)
 		std::vector<uint64_t> gaps;
 		for (uint32_t i = 1; i < n; i++)
 			gaps.push_back(ts[i] - ts[i - 1]);
-		std::nth_element(gaps.begin(),
-				 gaps.begin() + static_cast<long>(gaps.size() / 2), gaps.end());
+		std::nth_element(gaps.begin(), gaps.begin() + static_cast<long>(gaps.size() / 2),
+		                 gaps.end());
 		double median = static_cast<double>(gaps[gaps.size() / 2]);
 		medians += std::to_string(median) + " ";
 		spacing_ok = median > 81920 * 0.8 && median < 81920 * 1.2;
@@ -358,14 +364,14 @@ TEST(Process, ForwardsAtTheLinkRateAndCounts)
 	std::string header, row;
 	std::getline(q, header);
 	EXPECT_EQ(header, "time_us,switch,port,name,prio,queue_bytes,queue_pkts,paused,tx_pkts,"
-			  "tx_bytes,ecn_marks,xoff_sent,xon_sent,pause_rx,paused_us,drops");
+	                  "tx_bytes,ecn_marks,xoff_sent,xon_sent,pause_rx,paused_us,drops");
 	EXPECT_TRUE(std::getline(q, row));
 	std::ifstream s(fab.dir() + "/tel/summary.flat");
 	std::stringstream ss;
 	ss << s.rdbuf();
 	EXPECT_EQ(flat_value(ss.str(), "s0.b.tx_frames"), std::to_string(total));
 	EXPECT_NE(access((fab.dir() + "/tel/summary.json").c_str(), F_OK), -1);
-	EXPECT_NE(access(fab.control().c_str(), F_OK), 0);	// removed at exit
+	EXPECT_NE(access(fab.control().c_str(), F_OK), 0); // removed at exit
 	close(a);
 	close(b);
 }
@@ -375,9 +381,13 @@ TEST(Process, PfcTowardAnOversubscribingSender)
 	uint16_t fa = free_udp_port(), fc = free_udp_port();
 	uint16_t ha = free_udp_port(), hc = free_udp_port();
 	Fabric fab("switch s0 buffer=1MB\n"
-		   "port s0:a rate=1G delay=10us attach=" + dgram(fa, ha) + "\n"
-		   "port s0:c rate=10M delay=10us attach=" + dgram(fc, hc) + "\n"
-		   "pfc s0:a prio=3 xoff=5KB xon=2KB headroom=100KB\n");
+	           "port s0:a rate=1G delay=10us attach=" +
+	           dgram(fa, ha) +
+	           "\n"
+	           "port s0:c rate=10M delay=10us attach=" +
+	           dgram(fc, hc) +
+	           "\n"
+	           "pfc s0:a prio=3 xoff=5KB xon=2KB headroom=100KB\n");
 	int a = udp_socket(ha), c = udp_socket(hc);
 	ASSERT_TRUE(fab.start());
 	// 30 KB at DSCP 26 (priority 3) into a 10 Mbit/s port.
@@ -393,8 +403,8 @@ TEST(Process, PfcTowardAnOversubscribingSender)
 	EXPECT_EQ(f[13], 0x08);
 	EXPECT_EQ(f[14], 0x01);
 	EXPECT_EQ(f[15], 0x01);
-	EXPECT_EQ(f[17], 0x08);	// priority 3
-	EXPECT_EQ(f[24], 0xff);	// time[3] = 65535 (XOFF)
+	EXPECT_EQ(f[17], 0x08); // priority 3
+	EXPECT_EQ(f[24], 0xff); // time[3] = 65535 (XOFF)
 	EXPECT_EQ(f[25], 0xff);
 	// Once the queue drains (30 frames at 10 Mbit/s: ~25 ms), XON.
 	bool xon = false;
@@ -410,8 +420,8 @@ TEST(Process, PfcTowardAnOversubscribingSender)
 	EXPECT_NE(flat_value(flat, "s0.a.q3.xon_sent"), "0");
 	EXPECT_EQ(flat_value(flat, "total_drops"), "0");
 	EXPECT_EQ(flat_value(flat, "pfc_frames_sent"),
-		  std::to_string(std::stoull(flat_value(flat, "s0.a.q3.xoff_sent")) +
-				 std::stoull(flat_value(flat, "s0.a.q3.xon_sent"))));
+	          std::to_string(std::stoull(flat_value(flat, "s0.a.q3.xoff_sent")) +
+	                         std::stoull(flat_value(flat, "s0.a.q3.xon_sent"))));
 	EXPECT_EQ(fab.query("quit"), "ok\n");
 	EXPECT_EQ(fab.wait_exit(), 0);
 	close(a);
@@ -421,8 +431,8 @@ TEST(Process, PfcTowardAnOversubscribingSender)
 TEST(Process, UnixDgramPortsHoldFramesForAStalledReceiver)
 {
 	Fabric fab("switch s0 buffer=1MB\n"
-		   "port s0:a rate=100M delay=10us attach=dgram:{dir}/fa.sock:{dir}/ha.sock\n"
-		   "port s0:b rate=100M delay=10us attach=dgram:{dir}/fb.sock:{dir}/hb.sock\n");
+	           "port s0:a rate=100M delay=10us attach=dgram:{dir}/fa.sock:{dir}/ha.sock\n"
+	           "port s0:b rate=100M delay=10us attach=dgram:{dir}/fb.sock:{dir}/hb.sock\n");
 	int a = unix_dgram_socket(fab.dir() + "/ha.sock");
 	int b = unix_dgram_socket(fab.dir() + "/hb.sock");
 	ASSERT_TRUE(fab.start());
@@ -468,7 +478,7 @@ TEST(Process, UnixDgramPortsHoldFramesForAStalledReceiver)
 
 	EXPECT_EQ(fab.query("quit"), "ok\n");
 	EXPECT_EQ(fab.wait_exit(), 0);
-	EXPECT_NE(access((fab.dir() + "/fb.sock").c_str(), F_OK), 0);	// removed at exit
+	EXPECT_NE(access((fab.dir() + "/fb.sock").c_str(), F_OK), 0); // removed at exit
 	close(a);
 	close(b);
 	close(x);
@@ -479,8 +489,11 @@ TEST(Process, SamplesKeepTheirTimesWhenTheProcessStalls)
 	uint16_t fa = free_udp_port(), fb = free_udp_port();
 	uint16_t ha = free_udp_port(), hb = free_udp_port();
 	Fabric fab("switch s0 buffer=1MB\n"
-		   "port s0:a rate=100M delay=10us attach=" + dgram(fa, ha) + "\n"
-		   "port s0:b rate=100M delay=10us attach=" + dgram(fb, hb) + "\n");
+	           "port s0:a rate=100M delay=10us attach=" +
+	           dgram(fa, ha) +
+	           "\n"
+	           "port s0:b rate=100M delay=10us attach=" +
+	           dgram(fb, hb) + "\n");
 	int a = udp_socket(ha), b = udp_socket(hb);
 	// Busy polling: a stop lands anywhere in the loop, also between the
 	// loop's own sampling and its reading of the frames.
@@ -530,8 +543,8 @@ TEST(Process, SamplesKeepTheirTimesWhenTheProcessStalls)
 TEST(Process, ConfigurationErrorsExit2BeforeStarting)
 {
 	Fabric fab("switch s0 buffer=1MB\n"
-		   "port s0:a rate=1G delay=1us\n"
-		   "port s0:b rate=1G delay=1us attach=if:rxnosuch0\n");
+	           "port s0:a rate=1G delay=1us\n"
+	           "port s0:b rate=1G delay=1us attach=if:rxnosuch0\n");
 	std::string topo = fab.dir() + "/topo";
 	int st = 0;
 	std::string out = run_cmd(kBin + " run -t " + topo + " 2>&1", &st);
@@ -545,8 +558,8 @@ TEST(Process, ConfigurationErrorsExit2BeforeStarting)
 	EXPECT_NE(out.find("switch s0 has no port 'zz'"), std::string::npos) << out;
 
 	out = run_cmd(kBin + " check -t " + topo + " -a s0:a=" + dgram(40000, 40001) +
-			      " -a s0:b=stream:" + fab.dir() + "/b.sock",
-		      &st);
+	                      " -a s0:b=stream:" + fab.dir() + "/b.sock",
+	              &st);
 	EXPECT_EQ(st, 0) << out;
 	EXPECT_NE(out.find("ok"), std::string::npos);
 	out = run_cmd(kBin + " check -t " + topo + " 2>&1", &st);
@@ -564,8 +577,11 @@ TEST(Process, FramesInFlightAtExitAreCountedNotDropped)
 	// b's link takes 10 s: what the model sends there is still on its
 	// way when the fabric stops.
 	Fabric fab("switch s0 buffer=1MB\n"
-		   "port s0:a rate=100M delay=1us attach=" + dgram(fa, ha) + "\n"
-		   "port s0:b rate=100M delay=10s attach=" + dgram(fb, hb) + "\n");
+	           "port s0:a rate=100M delay=1us attach=" +
+	           dgram(fa, ha) +
+	           "\n"
+	           "port s0:b rate=100M delay=10s attach=" +
+	           dgram(fb, hb) + "\n");
 	int a = udp_socket(ha), b = udp_socket(hb);
 	ASSERT_TRUE(fab.start());
 	for (uint32_t i = 0; i < 5; i++)
@@ -576,7 +592,7 @@ TEST(Process, FramesInFlightAtExitAreCountedNotDropped)
 		flat = fab.query("flat");
 	}
 	ASSERT_EQ(flat_value(flat, "s0.b.tx_frames"), "5") << flat;
-	EXPECT_EQ(flat_value(flat, "s0.b.tx_unsent"), "0");	// set at exit
+	EXPECT_EQ(flat_value(flat, "s0.b.tx_unsent"), "0"); // set at exit
 	EXPECT_EQ(fab.query("quit"), "ok\n");
 	EXPECT_EQ(fab.wait_exit(), 0);
 	std::ifstream s(fab.dir() + "/tel/summary.flat");
@@ -588,7 +604,7 @@ TEST(Process, FramesInFlightAtExitAreCountedNotDropped)
 	EXPECT_EQ(flat_value(ss.str(), "total_drops"), "0");
 	std::vector<uint8_t> f;
 	uint64_t t;
-	EXPECT_FALSE(recv_frame(b, f, t, 50));	// nothing arrived
+	EXPECT_FALSE(recv_frame(b, f, t, 50)); // nothing arrived
 	close(a);
 	close(b);
 }
@@ -597,8 +613,11 @@ TEST(Process, DurationEndsTheRunWithTelemetry)
 {
 	uint16_t fa = free_udp_port(), fb = free_udp_port();
 	Fabric fab("switch s0 buffer=1MB\n"
-		   "port s0:a rate=1G delay=1us attach=" + dgram(fa, free_udp_port()) + "\n"
-		   "port s0:b rate=1G delay=1us attach=" + dgram(fb, free_udp_port()) + "\n");
+	           "port s0:a rate=1G delay=1us attach=" +
+	           dgram(fa, free_udp_port()) +
+	           "\n"
+	           "port s0:b rate=1G delay=1us attach=" +
+	           dgram(fb, free_udp_port()) + "\n");
 	ASSERT_TRUE(fab.start({"--duration", "200ms"}));
 	EXPECT_EQ(fab.wait_exit(), 0);
 	std::ifstream p(fab.dir() + "/tel/ports.csv");

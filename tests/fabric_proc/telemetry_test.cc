@@ -12,7 +12,8 @@
 using namespace rxecc::fabric;
 using namespace rxecc::fabric::proc;
 
-namespace {
+namespace
+{
 
 // 1 Gbit/s: a 1000-byte frame takes (1000 + 24) * 8 = 8192 ns.
 const char *kTopo = "switch s0 buffer=1MB\n"
@@ -66,11 +67,11 @@ struct Bench {
 TEST(Telemetry, Headers)
 {
 	EXPECT_STREQ(Telemetry::queues_header(),
-		     "time_us,switch,port,name,prio,queue_bytes,queue_pkts,paused,tx_pkts,"
-		     "tx_bytes,ecn_marks,xoff_sent,xon_sent,pause_rx,paused_us,drops\n");
+	             "time_us,switch,port,name,prio,queue_bytes,queue_pkts,paused,tx_pkts,"
+	             "tx_bytes,ecn_marks,xoff_sent,xon_sent,pause_rx,paused_us,drops\n");
 	EXPECT_STREQ(Telemetry::ports_header(),
-		     "time_us,switch,port,name,rx_frames,rx_bytes,tx_frames,tx_bytes,"
-		     "tx_control_frames,mac_control_rx\n");
+	             "time_us,switch,port,name,rx_frames,rx_bytes,tx_frames,tx_bytes,"
+	             "tx_control_frames,mac_control_rx\n");
 }
 
 TEST(Telemetry, CsvRowsOnlyForActiveQueues)
@@ -78,7 +79,7 @@ TEST(Telemetry, CsvRowsOnlyForActiveQueues)
 	Bench b;
 	std::string q, p;
 	b.t.sample(1000, &q, &p);
-	EXPECT_EQ(q, "");	// nothing happened yet
+	EXPECT_EQ(q, ""); // nothing happened yet
 	ASSERT_EQ(lines(p).size(), 2u);
 	EXPECT_EQ(lines(p)[0], "1,s0,0,a,0,0,0,0,0,0");
 	EXPECT_EQ(lines(p)[1], "1,s0,1,b,0,0,0,0,0,0");
@@ -137,30 +138,31 @@ TEST(Telemetry, FlatAndJsonAgree)
 	// Samples of s0.b.q0: 2000 (at 1 us) and 0; nearest rank.
 	EXPECT_EQ(flat_value(flat, "s0.b.q0.queue_bytes_p50"), "0");
 	EXPECT_EQ(flat_value(flat, "s0.b.q0.queue_bytes_p99"), "2000");
-	EXPECT_EQ(flat_value(flat, "s0.a.q0.tx_pkts"), "<missing>");	// idle
+	EXPECT_EQ(flat_value(flat, "s0.a.q0.tx_pkts"), "<missing>"); // idle
 	EXPECT_EQ(flat_value(flat, "delivery_lateness_us.p50"), "4");
 	EXPECT_EQ(flat_value(flat, "delivery_lateness_us.max"), "300");
 
 	std::string json = b.t.json(100000, lat);
 	EXPECT_EQ(json.rfind("{\"time_us\":100,\"switches\":[{\"name\":\"s0\",\"drops\":{"
-			     "\"malformed\":0,\"no_route\":0,\"link_local\":0,\"buffer_full\":0,"
-			     "\"dynamic_threshold\":0,\"pfc_headroom\":0},\"ports\":[{\"index\":0,"
-			     "\"name\":\"a\",\"attach\":\"dgram:127.0.0.1:1:127.0.0.1:2\","
-			     "\"rate_bps\":1000000000,\"delay_ns\":1000,\"rx_frames\":3,"
-			     "\"rx_bytes\":3000,\"tx_frames\":0,\"tx_bytes\":0,"
-			     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"tx_lost\":0,\"tx_unsent\":0,"
-			     "\"rx_errors\":0,\"rx_oversize\":0,"
-			     "\"rx_csum_fixed\":0,\"rx_csum_unsupported\":0,\"queues\":[]},",
-			     0),
-		  0u)
+	                     "\"malformed\":0,\"no_route\":0,\"link_local\":0,\"buffer_full\":0,"
+	                     "\"dynamic_threshold\":0,\"pfc_headroom\":0},\"ports\":[{\"index\":0,"
+	                     "\"name\":\"a\",\"attach\":\"dgram:127.0.0.1:1:127.0.0.1:2\","
+	                     "\"rate_bps\":1000000000,\"delay_ns\":1000,\"rx_frames\":3,"
+	                     "\"rx_bytes\":3000,\"tx_frames\":0,\"tx_bytes\":0,"
+	                     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"tx_lost\":0,\"tx_"
+	                     "unsent\":0,"
+	                     "\"rx_errors\":0,\"rx_oversize\":0,"
+	                     "\"rx_csum_fixed\":0,\"rx_csum_unsupported\":0,\"queues\":[]},",
+	                     0),
+	          0u)
 		<< json;
 	EXPECT_NE(json.find("\"queues\":[{\"prio\":0,\"tx_pkts\":3,\"tx_bytes\":3000,"
-			    "\"ecn_marks\":0,\"xoff_sent\":0,\"xon_sent\":0,\"pause_rx\":0,"
-			    "\"resume_rx\":0,\"paused_us\":0,\"drops\":0,\"max_queue_bytes\":2000,"
-			    "\"queue_bytes_p50\":0,\"queue_bytes_p99\":2000}]}]}],"
-			    "\"total_drops\":0,\"pfc_frames_sent\":0,\"pfc_frames_rx\":0,"
-			    "\"delivery_lateness_us\":{\"p50\":4,\"p99\":"),
-		  std::string::npos)
+	                    "\"ecn_marks\":0,\"xoff_sent\":0,\"xon_sent\":0,\"pause_rx\":0,"
+	                    "\"resume_rx\":0,\"paused_us\":0,\"drops\":0,\"max_queue_bytes\":2000,"
+	                    "\"queue_bytes_p50\":0,\"queue_bytes_p99\":2000}]}]}],"
+	                    "\"total_drops\":0,\"pfc_frames_sent\":0,\"pfc_frames_rx\":0,"
+	                    "\"delivery_lateness_us\":{\"p50\":4,\"p99\":"),
+	          std::string::npos)
 		<< json;
 	EXPECT_EQ(json.back(), '\n');
 }
@@ -169,9 +171,9 @@ TEST(Telemetry, DropsAndPfcAreCounted)
 {
 	// A tiny buffer: the third frame is a buffer_full drop.
 	auto topo = *parse_topology("switch s0 buffer=2500\n"
-				    "port s0:a rate=1G delay=1us\n"
-				    "port s0:b rate=1G delay=1us\n")
-			     .topology;
+	                            "port s0:a rate=1G delay=1us\n"
+	                            "port s0:b rate=1G delay=1us\n")
+	                     .topology;
 	Fabric f(topo);
 	Telemetry t(f, {{"x", "y"}});
 	for (int i = 0; i < 4; i++)
@@ -186,8 +188,7 @@ TEST(Telemetry, DropsAndPfcAreCounted)
 	EXPECT_EQ(flat_value(flat, "s0.drops.buffer_full"), flat_value(flat, "total_drops"));
 	// The drops column is the last one of the row.
 	ASSERT_EQ(lines(q).size(), 1u);
-	EXPECT_EQ(lines(q)[0].substr(lines(q)[0].rfind(',') + 1),
-		  flat_value(flat, "total_drops"));
+	EXPECT_EQ(lines(q)[0].substr(lines(q)[0].rfind(',') + 1), flat_value(flat, "total_drops"));
 }
 
 TEST(Telemetry, PortBackendCountersInSummariesOnly)
@@ -210,12 +211,11 @@ TEST(Telemetry, PortBackendCountersInSummariesOnly)
 	io.rx_csum_fixed = 1235;
 	EXPECT_EQ(flat_value(b.t.flat(0, lat), "s0.b.rx_csum_fixed"), "1235");
 	std::string json = b.t.json(0, lat);
-	EXPECT_NE(json.find("\"name\":\"b\",\"attach\":\"stream:/tmp/b.sock\""),
-		  std::string::npos);
+	EXPECT_NE(json.find("\"name\":\"b\",\"attach\":\"stream:/tmp/b.sock\""), std::string::npos);
 	EXPECT_NE(json.find("\"mac_control_rx\":0,\"tx_lost\":0,\"tx_unsent\":0,\"rx_errors\":0,"
-			    "\"rx_oversize\":7,\"rx_csum_fixed\":1235,"
-			    "\"rx_csum_unsupported\":2,\"queues\""),
-		  std::string::npos)
+	                    "\"rx_oversize\":7,\"rx_csum_fixed\":1235,"
+	                    "\"rx_csum_unsupported\":2,\"queues\""),
+	          std::string::npos)
 		<< json;
 	// ports.csv keeps its columns.
 	std::string p;
@@ -237,7 +237,7 @@ TEST(Telemetry, FramesAPortRefusedAreDrops)
 	EXPECT_EQ(flat_value(flat, "s0.b.rx_errors"), "2");
 	EXPECT_EQ(flat_value(flat, "s0.a.tx_lost"), "0");
 	EXPECT_EQ(flat_value(flat, "total_drops"), "3");
-	io.tx_unsent = 4;	// in flight at exit: reported, not a drop
+	io.tx_unsent = 4; // in flight at exit: reported, not a drop
 	flat = b.t.flat(0, lat);
 	EXPECT_EQ(flat_value(flat, "s0.b.tx_unsent"), "4");
 	EXPECT_EQ(flat_value(flat, "total_drops"), "3");
@@ -260,7 +260,7 @@ TEST(Telemetry, JsonOfOddAttachmentPaths)
 	const auto &ports = doc.at("switches").at(0).at("ports");
 	EXPECT_EQ(ports.at(0).at("attach").get<std::string>(), "stream:/tmp/a\"b\\c\td.sock");
 	EXPECT_EQ(ports.at(1).at("attach").get<std::string>(),
-		  "stream:/tmp/\xef\xbf\xbd\xef\xbf\xbd.sock");
+	          "stream:/tmp/\xef\xbf\xbd\xef\xbf\xbd.sock");
 	EXPECT_TRUE(doc.at("time_us").is_number_unsigned());
 	EXPECT_EQ(doc.at("time_us").get<uint64_t>(), 2u);
 	EXPECT_EQ(doc.at("deliveries").get<uint64_t>(), 0u);

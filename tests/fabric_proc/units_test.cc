@@ -23,8 +23,8 @@ using namespace rxecc::fabric::proc;
 
 TEST(Lateness, BucketsAreContiguousAndTight)
 {
-	const uint64_t values[] = {0, 1, 127, 128, 129, 255, 256, 1000, 123456789,
-				   uint64_t{1} << 40, UINT64_MAX};
+	const uint64_t values[] = {
+		0, 1, 127, 128, 129, 255, 256, 1000, 123456789, uint64_t{1} << 40, UINT64_MAX};
 	for (uint64_t v : values) {
 		size_t b = LatenessHistogram::bucket_of(v);
 		uint64_t lo = LatenessHistogram::bucket_floor(b);
@@ -78,7 +78,7 @@ TEST(StreamFraming, RoundTripAndPartial)
 	stream_encode(a.data(), a.size(), wire);
 	stream_encode(b.data(), b.size(), wire);
 	EXPECT_EQ(wire.substr(0, 4), std::string("\0\0\0\x3c", 4));
-	std::string buf = wire.substr(0, 100);	// first frame and a bit
+	std::string buf = wire.substr(0, 100); // first frame and a bit
 	std::vector<std::vector<uint8_t>> out;
 	ASSERT_TRUE(stream_decode(buf, out));
 	ASSERT_EQ(out.size(), 1u);
@@ -96,7 +96,7 @@ TEST(StreamFraming, BadLengthsAreFatal)
 	std::vector<std::vector<uint8_t>> out;
 	std::string zero("\0\0\0\0", 4);
 	EXPECT_FALSE(stream_decode(zero, out));
-	std::string huge("\0\1\0\0", 4);	// 65536 > kMaxFrameBytes
+	std::string huge("\0\1\0\0", 4); // 65536 > kMaxFrameBytes
 	EXPECT_FALSE(stream_decode(huge, out));
 	EXPECT_TRUE(out.empty());
 }
@@ -120,19 +120,19 @@ TEST(ControlRequest, Lines)
 	EXPECT_EQ(parse_request(std::string(65, 's'), false).status, RequestParse::kError);
 }
 
-namespace {
+namespace
+{
 
 // One client request served by a ControlServer driven by hand.
 std::string serve_one(ControlServer &srv, int epfd, const std::string &path,
-		      const std::string &request)
+                      const std::string &request)
 {
 	int c = socket(AF_UNIX, SOCK_STREAM, 0);
 	sockaddr_un sa{};
 	sa.sun_family = AF_UNIX;
 	std::strncpy(sa.sun_path, path.c_str(), sizeof(sa.sun_path) - 1);
 	EXPECT_EQ(connect(c, reinterpret_cast<sockaddr *>(&sa), sizeof(sa)), 0);
-	EXPECT_EQ(write(c, request.data(), request.size()),
-		  static_cast<ssize_t>(request.size()));
+	EXPECT_EQ(write(c, request.data(), request.size()), static_cast<ssize_t>(request.size()));
 	for (int round = 0; round < 10; round++) {
 		epoll_event ev[4];
 		int n = epoll_wait(epfd, ev, 4, 100);
@@ -175,9 +175,9 @@ TEST(ControlServer, AnswersThenEof)
 	EXPECT_EQ(serve_one(srv, epfd, path, "flat\n"), "answer to flat\n");
 	EXPECT_EQ(serve_one(srv, epfd, path, "stats\n"), "answer to stats\n");
 	EXPECT_EQ(serve_one(srv, epfd, path, "bogus\n"),
-		  "error: unknown request (stats, flat, quit)\n");
+	          "error: unknown request (stats, flat, quit)\n");
 	srv.close_all();
-	EXPECT_NE(access(path.c_str(), F_OK), 0);	// removed at exit
+	EXPECT_NE(access(path.c_str(), F_OK), 0); // removed at exit
 	close(epfd);
 	rmdir(dir);
 }

@@ -7,7 +7,8 @@
 
 using namespace rxecc::report;
 
-namespace {
+namespace
+{
 
 // Samples every 1000 us from 0 to 12000 us of ports s0.h1 and s0.h2 (rx)
 // and s0.r (tx):
@@ -23,8 +24,8 @@ std::string ports_csv()
 		int h2 = k <= 5 ? 0 : (k <= 9 ? (k - 5) * 100 : 400);
 		s += std::to_string(t) + ",s0,1,h1,0," + std::to_string(h1) + ",0,0,0,0\n";
 		s += std::to_string(t) + ",s0,2,h2,0," + std::to_string(h2) + ",0,0,0,0\n";
-		s += std::to_string(t) + ",s0,9,r,0,0," + std::to_string(k) + "," + std::to_string(k * 1000) +
-		     ",0,0\n";
+		s += std::to_string(t) + ",s0,9,r,0,0," + std::to_string(k) + "," +
+		     std::to_string(k * 1000) + ",0,0\n";
 	}
 	return s;
 }
@@ -38,17 +39,20 @@ RunInputs run(const std::string &extra_meta)
 	in.ports_path = "R/fabric/ports.csv";
 	in.queues_path = "R/fabric/queues.csv";
 	in.flat_path = "R/fabric/summary.flat";
-	in.set = settings_from(Meta::parse(in.meta_path, "scenario=incast\nalgo=dcqcn\nlink_rate_bps=1000000\n"
-							 "bottleneck=s0.r\ndata_prio=3\n" + extra_meta));
+	in.set = settings_from(
+		Meta::parse(in.meta_path, "scenario=incast\nalgo=dcqcn\nlink_rate_bps=1000000\n"
+	                                  "bottleneck=s0.r\ndata_prio=3\n" +
+	                                          extra_meta));
 	in.flows = parse_flows(in.flows_path, std::string(kFlowsHeader) +
-						      "\nf1,h1,r,s0.h1,0.002,0.010,500,0.0004,,ok\n"
-						      "f2,h2,r,s0.h2,0.002,0.010,400,0.0004,,ok\n");
+	                                              "\nf1,h1,r,s0.h1,0.002,0.010,500,0.0004,,ok\n"
+	                                              "f2,h2,r,s0.h2,0.002,0.010,400,0.0004,,ok\n");
 	in.ports = parse_ports(in.ports_path, ports_csv());
 	// queue of 2000 bytes at 6000 and 4000 at 7000, none else
 	in.queues = parse_queues(in.queues_path,
-				 std::string(kQueuesHeader) + "\n6000,s0,9,r,3,2000,2,0,0,0,0,0,0,0,0,0\n"
-							      "7000,s0,9,r,3,4000,4,0,0,0,0,0,0,0,0,0\n",
-				 "s0.r", 3);
+	                         std::string(kQueuesHeader) +
+	                                 "\n6000,s0,9,r,3,2000,2,0,0,0,0,0,0,0,0,0\n"
+	                                 "7000,s0,9,r,3,4000,4,0,0,0,0,0,0,0,0,0\n",
+	                         "s0.r", 3);
 	in.flat = parse_flat(in.flat_path, "total_drops 0\npfc_frames_sent 0\npfc_frames_rx 0\n");
 	return in;
 }
@@ -75,7 +79,8 @@ TEST(Window, RoundedInwardToSamples)
 		window_of(s, 4100, 4900, "p", "s0.r");
 		ADD_FAILURE() << "no error";
 	} catch (const Error &e) {
-		EXPECT_STREQ(e.what(), "p: port s0.r: fewer than two samples in the window 4100..4900 us");
+		EXPECT_STREQ(e.what(),
+		             "p: port s0.r: fewer than two samples in the window 4100..4900 us");
 	}
 }
 
@@ -107,26 +112,28 @@ TEST(DataPeriod, TwoToNinetyEightPercent)
 	// 3000, 98% = 490 at 7000
 	auto p = data_period(in.ports.series.at("s0.h1"), 2000, 10000);
 	ASSERT_TRUE(p.has_value());
-	EXPECT_EQ(*p, std::make_pair(std::uint64_t{ 3000 }, std::uint64_t{ 7000 }));
+	EXPECT_EQ(*p, std::make_pair(std::uint64_t{3000}, std::uint64_t{7000}));
 	// s0.h2: total 400; 8 bytes at 6000, 392 at 9000
 	p = data_period(in.ports.series.at("s0.h2"), 2000, 10000);
-	EXPECT_EQ(*p, std::make_pair(std::uint64_t{ 6000 }, std::uint64_t{ 9000 }));
+	EXPECT_EQ(*p, std::make_pair(std::uint64_t{6000}, std::uint64_t{9000}));
 	// nothing received: no period
 	EXPECT_FALSE(data_period(in.ports.series.at("s0.h2"), 10000, 11000).has_value());
 }
 
 TEST(DataPeriod, CombineAllAndAny)
 {
-	std::vector<std::pair<std::uint64_t, std::uint64_t>> p = { { 3000, 7000 }, { 6000, 9000 } };
-	EXPECT_EQ(*combine_periods(p, true), std::make_pair(std::uint64_t{ 6000 }, std::uint64_t{ 7000 }));
-	EXPECT_EQ(*combine_periods(p, false), std::make_pair(std::uint64_t{ 3000 }, std::uint64_t{ 9000 }));
-	EXPECT_FALSE(combine_periods({ { 1, 2 }, { 3, 4 } }, true).has_value());
+	std::vector<std::pair<std::uint64_t, std::uint64_t>> p = {{3000, 7000}, {6000, 9000}};
+	EXPECT_EQ(*combine_periods(p, true),
+	          std::make_pair(std::uint64_t{6000}, std::uint64_t{7000}));
+	EXPECT_EQ(*combine_periods(p, false),
+	          std::make_pair(std::uint64_t{3000}, std::uint64_t{9000}));
+	EXPECT_FALSE(combine_periods({{1, 2}, {3, 4}}, true).has_value());
 	EXPECT_FALSE(combine_periods({}, false).has_value());
 }
 
 TEST(RateBins, IntervalSharedInProportionToTime)
 {
-	RateBins b{ 1000, 0, std::vector<double>(3), std::vector<double>(3) };
+	RateBins b{1000, 0, std::vector<double>(3), std::vector<double>(3)};
 	// 200 bytes over (500, 2500]: 50 in bin 0, 100 in bin 1, 50 in bin 2
 	spread(b, 500, 2500, 200);
 	EXPECT_DOUBLE_EQ(b.bytes[0], 50);
@@ -169,7 +176,7 @@ TEST(Analyse, QueueAndUtilisation)
 	EXPECT_EQ(value(a, "queue_samples"), "2");
 	EXPECT_EQ(value(a, "queue_p50_kb"), "2.000");
 	EXPECT_EQ(value(a, "queue_max_kb"), "4.000");
-	EXPECT_EQ(a.queue_window_kb, (std::vector<double>{ 2, 4 }));
+	EXPECT_EQ(a.queue_window_kb, (std::vector<double>{2, 4}));
 	// 1000 bytes + 1 frame * 24 in 1000 us on 1 Mbit/s: 8192 / 1000 bits
 	EXPECT_EQ(value(a, "util"), "8.1920");
 	EXPECT_EQ(value(a, "bottleneck_tx_mbps"), "8.000");
@@ -190,6 +197,7 @@ TEST(Analyse, Inconsistencies)
 		analyse(in, Options{});
 		ADD_FAILURE() << "no error";
 	} catch (const Error &e) {
-		EXPECT_STREQ(e.what(), "R/fabric/ports.csv: no rows for port s0.h9 (ingress of flow f1)");
+		EXPECT_STREQ(e.what(),
+		             "R/fabric/ports.csv: no rows for port s0.h9 (ingress of flow f1)");
 	}
 }

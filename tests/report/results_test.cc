@@ -14,7 +14,8 @@
 using namespace rxecc::report;
 namespace fs = std::filesystem;
 
-namespace {
+namespace
+{
 
 void put(const fs::path &p, const std::string &text)
 {
@@ -30,7 +31,8 @@ std::string get(const fs::path &p)
 	return s.str();
 }
 
-class Results : public ::testing::Test {
+class Results : public ::testing::Test
+{
 protected:
 	fs::path dir;
 
@@ -45,51 +47,66 @@ protected:
 		// 18) starts 1 ms after T0 and completes 5 ms later; h2's f2
 		// (5000 B) 2 ms after T0, 3 ms long.
 		put(dir / "meta.env", "scenario=incast\nalgo=dcqcn\nlink_rate_bps=100000000\n"
-				      "bottleneck=s0.r\ndata_prio=3\nbase_rtt_ns=100000\n");
+		                      "bottleneck=s0.r\ndata_prio=3\nbase_rtt_ns=100000\n");
 		put(dir / "fabric_t0", "1764000000.000000\n");
-		put(dir / "hosts.txt", "h1 10.9.0.1 02:00:0a:09:00:01 s0:h1\nh2 10.9.0.2 02:00:0a:09:00:02 s0:h2\n"
-				       "r 10.9.0.3 02:00:0a:09:00:03 s0:r\n");
-		put(dir / "flows.csv", "flow,src,dst,ingress,start_s,end_s,bytes,gbps,fct_s,status\n"
-				       "f1,h1,r,s0.h1,10.0,10.02,100000,0.08,,ok\n"
-				       "f2,h2,r,s0.h2,10.0,10.02,50000,0.08,,ok\n");
-		std::string ports = "time_us,switch,port,name,rx_frames,rx_bytes,tx_frames,tx_bytes,"
-				    "tx_control_frames,mac_control_rx\n";
+		put(dir / "hosts.txt",
+		    "h1 10.9.0.1 02:00:0a:09:00:01 s0:h1\nh2 10.9.0.2 02:00:0a:09:00:02 s0:h2\n"
+		    "r 10.9.0.3 02:00:0a:09:00:03 s0:r\n");
+		put(dir / "flows.csv",
+		    "flow,src,dst,ingress,start_s,end_s,bytes,gbps,fct_s,status\n"
+		    "f1,h1,r,s0.h1,10.0,10.02,100000,0.08,,ok\n"
+		    "f2,h2,r,s0.h2,10.0,10.02,50000,0.08,,ok\n");
+		std::string ports =
+			"time_us,switch,port,name,rx_frames,rx_bytes,tx_frames,tx_bytes,"
+			"tx_control_frames,mac_control_rx\n";
 		for (int t = 9990000; t <= 10030000; t += 1000) {
 			// h1 sends 20000 B per ms from the sample at 10.003 s for 5 ms
 			int k1 = std::clamp((t - 10002000) / 1000, 0, 5);
 			int k2 = std::clamp((t - 10003000) / 1000, 0, 3);
-			ports += std::to_string(t) + ",s0,1,h1,0," + std::to_string(k1 * 20000) + ",0,0,0,0\n";
-			ports += std::to_string(t) + ",s0,2,h2,0," + std::to_string(k2 * 16667) + ",0,0,0,0\n";
-			ports += std::to_string(t) + ",s0,9,r,0,0," + std::to_string(k1 * 20 + k2 * 17) + "," +
-				 std::to_string(k1 * 20000 + k2 * 16667) + ",0,0\n";
+			ports += std::to_string(t) + ",s0,1,h1,0," + std::to_string(k1 * 20000) +
+			         ",0,0,0,0\n";
+			ports += std::to_string(t) + ",s0,2,h2,0," + std::to_string(k2 * 16667) +
+			         ",0,0,0,0\n";
+			ports += std::to_string(t) + ",s0,9,r,0,0," +
+			         std::to_string(k1 * 20 + k2 * 17) + "," +
+			         std::to_string(k1 * 20000 + k2 * 16667) + ",0,0\n";
 		}
 		put(dir / "fabric/ports.csv", ports);
-		put(dir / "fabric/queues.csv",
-		    "time_us,switch,port,name,prio,queue_bytes,queue_pkts,paused,tx_pkts,tx_bytes,ecn_marks,"
-		    "xoff_sent,xon_sent,pause_rx,paused_us,drops\n"
-		    "10004000,s0,9,r,3,30000,30,0,0,0,5,0,0,0,0,0\n");
-		put(dir / "fabric/summary.flat", "total_drops 0\npfc_frames_sent 0\npfc_frames_rx 0\n");
+		put(dir / "fabric/queues.csv", "time_us,switch,port,name,prio,queue_bytes,queue_"
+		                               "pkts,paused,tx_pkts,tx_bytes,ecn_marks,"
+		                               "xoff_sent,xon_sent,pause_rx,paused_us,drops\n"
+		                               "10004000,s0,9,r,3,30000,30,0,0,0,5,0,0,0,0,0\n");
+		put(dir / "fabric/summary.flat",
+		    "total_drops 0\npfc_frames_sent 0\npfc_frames_rx 0\n");
 		// generator records: T0 10 s after the fabric's time 0 by the wall clocks
 		put(dir / "traffic/h1/summary.json",
 		    R"({"t0_monotonic_ns":1000000000000,"t0_realtime_ns":1764000010000000000})");
 		put(dir / "traffic/h2/summary.json",
 		    R"({"t0_monotonic_ns":1000000000000,"t0_realtime_ns":1764000010000000000})");
-		const std::string th = "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,"
-				       "start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status\n";
+		std::string th = "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,";
+		th += "sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,";
+		th += "retx,qpns,status\n";
 		put(dir / "traffic/h1/flows.csv",
-		    th + "f1,h1,r,write,10000,,1000,2,26,1000000,1000000,1100000,5900000,6000000,10000,10,,17;18,ok\n");
+		    th + "f1,h1,r,write,10000,,1000,2,26,1000000,1000000,1100000,5900000,6000000,"
+		         "10000,10,,17;18,ok\n");
 		put(dir / "traffic/h2/flows.csv",
-		    th + "f2,h2,r,write,5000,,1000,1,26,2000000,2000000,2100000,4900000,5000000,5000,5,,21,ok\n");
-		put(dir / "traffic/h1/bins.csv", "flow,bin_start_ns,bytes\nf1,1000000,20000\nf1,2000000,20000\n");
+		    th + "f2,h2,r,write,5000,,1000,1,26,2000000,2000000,2100000,4900000,5000000,"
+		         "5000,5,,21,ok\n");
+		put(dir / "traffic/h1/bins.csv",
+		    "flow,bin_start_ns,bytes\nf1,1000000,20000\nf1,2000000,20000\n");
 		put(dir / "hosts/h1.monitor.csv",
-		    "time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,dcqcn.cnp_handled\n"
+		    "time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,"
+		    "dcqcn.cnp_handled\n"
 		    "1000002000000,rxe_h1,17,dcqcn,40000000,,60000,32768,3\n"
 		    "1000002000000,rxe_h1,18,dcqcn,50000000,,70000,65536,4\n");
 	}
 
 	void TearDown() override { fs::remove_all(dir); }
 
-	std::map<std::string, std::string> summary() { return parse_summary(get(dir / "summary.csv")); }
+	std::map<std::string, std::string> summary()
+	{
+		return parse_summary(get(dir / "summary.csv"));
+	}
 };
 
 } // namespace
@@ -98,7 +115,7 @@ TEST_F(Results, TrafficFigures)
 {
 	ReportOptions opt;
 	opt.plots = false;
-	opt.analysis.buckets = { 10000 };
+	opt.analysis.buckets = {10000};
 	std::ostringstream out, err;
 	report_one(dir.string(), opt, out, err);
 	auto s = summary();
@@ -118,7 +135,8 @@ TEST_F(Results, TrafficFigures)
 	EXPECT_EQ(s.count("slowdown.0-100KB.p50"), 0u);
 	std::string csv = get(dir / "slowdown.csv");
 	EXPECT_NE(csv.find("f1,10000,5000000,965600,5.1781\n"), std::string::npos) << csv;
-	EXPECT_NE(out.str().find("traffic generator records (2 flows, 2 hosts)"), std::string::npos) << out.str();
+	EXPECT_NE(out.str().find("traffic generator records (2 flows, 2 hosts)"), std::string::npos)
+		<< out.str();
 	// the old figures are still there
 	EXPECT_EQ(s["flows"], "2");
 	EXPECT_EQ(s["queue_max_kb"], "30.000");
@@ -127,7 +145,7 @@ TEST_F(Results, TrafficFigures)
 TEST_F(Results, NoBaseRttNoSlowdown)
 {
 	put(dir / "meta.env", "scenario=incast\nalgo=dcqcn\nlink_rate_bps=100000000\n"
-			      "bottleneck=s0.r\ndata_prio=3\n");
+	                      "bottleneck=s0.r\ndata_prio=3\n");
 	put(dir / "slowdown.csv", "stale\n");
 	ReportOptions opt;
 	opt.plots = false;
@@ -137,7 +155,8 @@ TEST_F(Results, NoBaseRttNoSlowdown)
 	EXPECT_EQ(s["slowdown_flows"], "n/a");
 	EXPECT_EQ(s["base_rtt_ns"], "n/a");
 	EXPECT_FALSE(fs::exists(dir / "slowdown.csv")); // an earlier report's
-	EXPECT_NE(out.str().find("FCT slowdown             n/a: no base RTT"), std::string::npos) << out.str();
+	EXPECT_NE(out.str().find("FCT slowdown             n/a: no base RTT"), std::string::npos)
+		<< out.str();
 	// --base-rtt supplies it
 	opt.analysis.base_rtt_ns = 100000;
 	report_one(dir.string(), opt, out, err);
@@ -154,7 +173,8 @@ TEST_F(Results, BadTrafficRecordWritesNothing)
 		report_one(dir.string(), opt, out, err);
 		ADD_FAILURE() << "no error";
 	} catch (const Error &e) {
-		EXPECT_NE(std::string(e.what()).find("traffic/h2/flows.csv: no column 'dst'"), std::string::npos)
+		EXPECT_NE(std::string(e.what()).find("traffic/h2/flows.csv: no column 'dst'"),
+		          std::string::npos)
 			<< e.what();
 	}
 	EXPECT_FALSE(fs::exists(dir / "summary.csv"));
@@ -167,9 +187,9 @@ TEST_F(Results, WindowSubcommand)
 	// f1 receives 100000 B from 10.003 to 10.007 s: 2% (2000 B) at 10.003,
 	// 98% at 10.007; f2 50001 B, 16667 per ms from 10.004: 10.004 .. 10.006
 	EXPECT_EQ(out.str(), "flow f1 data 10.003000 10.007000\n"
-			     "flow f2 data 10.004000 10.006000\n"
-			     "window all 10004000 10006000\n"
-			     "window any 10003000 10007000\n");
+	                     "flow f2 data 10.004000 10.006000\n"
+	                     "window all 10004000 10006000\n"
+	                     "window any 10003000 10007000\n");
 	EXPECT_EQ(get(dir / "flows/f1.data"), "10.003000 10.007000\n");
 }
 
@@ -178,13 +198,14 @@ TEST_F(Results, CompareAndIndex)
 	fs::path b = dir.string() + "-b";
 	fs::copy(dir, b, fs::copy_options::recursive);
 	put(b / "meta.env", "scenario=incast\nalgo=none\nlink_rate_bps=100000000\n"
-			    "bottleneck=s0.r\ndata_prio=3\nbase_rtt_ns=100000\n");
+	                    "bottleneck=s0.r\ndata_prio=3\nbase_rtt_ns=100000\n");
 	ReportOptions opt;
 	opt.plots = false;
 	std::ostringstream out, err;
 	fs::path cmp = dir / "cmp";
-	report_compare(cmp.string(), { dir.string(), b.string() }, opt, out, err);
-	EXPECT_NE(out.str().find("FCT slowdown (p50 / p99 per size bucket)"), std::string::npos) << out.str();
+	report_compare(cmp.string(), {dir.string(), b.string()}, opt, out, err);
+	EXPECT_NE(out.str().find("FCT slowdown (p50 / p99 per size bucket)"), std::string::npos)
+		<< out.str();
 	// both flows under 100 KB: mean of 5.1781 and 5.6306 is 5.4044
 	std::string sd = get(cmp / "comparison_slowdown.csv");
 	EXPECT_NE(sd.find("none,0-100KB,2,5.178,5.631,5.631,5.404\n"), std::string::npos) << sd;
@@ -196,7 +217,7 @@ TEST_F(Results, CompareAndIndex)
 	put(b / "rate.png", "png");
 	put(cmp / "queue.png", "png");
 	fs::path site = dir / "site";
-	report_index(site.string(), { cmp.string() }, "eval <1>", out);
+	report_index(site.string(), {cmp.string()}, "eval <1>", out);
 	std::string html = get(site / "index.html");
 	EXPECT_NE(html.find("<title>eval &lt;1&gt;</title>"), std::string::npos);
 	EXPECT_NE(html.find("<h2 id=\"incast\">incast</h2>"), std::string::npos);

@@ -9,7 +9,7 @@ TEST(NearestRank, SmallestSampleWithPPercentAtOrBelow)
 {
 	// 10 samples 1..10: p50 is rank ceil(5) = 5, p99 rank ceil(9.9) = 10,
 	// p10 rank 1, p11 rank ceil(1.1) = 2
-	std::vector<double> v = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	std::vector<double> v = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
 	EXPECT_EQ(nearest_rank(v, 50), 5);
 	EXPECT_EQ(nearest_rank(v, 99), 10);
 	EXPECT_EQ(nearest_rank(v, 10), 1);
@@ -31,12 +31,12 @@ TEST(NearestRank, NoInterpolation)
 
 TEST(Jain, Definition)
 {
-	EXPECT_DOUBLE_EQ(*jain_index({ 10, 10, 10, 10 }), 1.0);
-	EXPECT_DOUBLE_EQ(*jain_index({ 10, 0 }), 0.5);
+	EXPECT_DOUBLE_EQ(*jain_index({10, 10, 10, 10}), 1.0);
+	EXPECT_DOUBLE_EQ(*jain_index({10, 0}), 0.5);
 	// (10+20+30+40)^2 / (4 * (100+400+900+1600)) = 10000 / 12000
-	EXPECT_DOUBLE_EQ(*jain_index({ 10, 20, 30, 40 }), 10000.0 / 12000.0);
+	EXPECT_DOUBLE_EQ(*jain_index({10, 20, 30, 40}), 10000.0 / 12000.0);
 	EXPECT_FALSE(jain_index({}).has_value());
-	EXPECT_FALSE(jain_index({ 0, 0 }).has_value());
+	EXPECT_FALSE(jain_index({0, 0}).has_value());
 }
 
 TEST(Distribution, PercentilesMeanMax)
@@ -57,7 +57,7 @@ TEST(Distribution, PercentilesMeanMax)
 
 TEST(EmpiricalCdf, FractionAtOrBelowEachDistinctValue)
 {
-	auto c = empirical_cdf({ 3, 1, 1, 2 });
+	auto c = empirical_cdf({3, 1, 1, 2});
 	ASSERT_EQ(c.size(), 3u);
 	EXPECT_EQ(c[0], std::make_pair(1.0, 0.5));
 	EXPECT_EQ(c[1], std::make_pair(2.0, 0.75));

@@ -7,11 +7,12 @@
 
 using namespace rxecc::report;
 
-namespace {
+namespace
+{
 
 // 100 Mbit/s, 1024 B of payload per packet, 58 B of headers + 24 B of
 // preamble, IFG and FCS per packet
-const WireModel kWire{ 100000000, 1024, 82 };
+const WireModel kWire{100000000, 1024, 82};
 
 const std::string kTrafficHeader = "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,"
 				   "sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,"
@@ -48,8 +49,8 @@ TEST(Slowdown, IdealFctAndRatio)
 	EXPECT_DOUBLE_EQ(ideal_fct_ns(10000, 0, 100000, kWire), 965600);
 	// 1000 B: 1082 B = 86.56 us + 100 us = 186.56 us
 	EXPECT_DOUBLE_EQ(ideal_fct_ns(1000, 0, 100000, kWire), 186560);
-	auto rep = slowdowns({ sized("a", 10000, 1931200), sized("b", 1000, 279840) }, 100000, kWire,
-			     { 100000 });
+	auto rep = slowdowns({sized("a", 10000, 1931200), sized("b", 1000, 279840)}, 100000, kWire,
+	                     {100000});
 	ASSERT_EQ(rep.flows.size(), 2u);
 	EXPECT_DOUBLE_EQ(rep.flows[0].slowdown, 2.0);
 	EXPECT_DOUBLE_EQ(rep.flows[1].slowdown, 1.5);
@@ -67,7 +68,8 @@ TEST(Slowdown, WhichFlowsCount)
 	open.size_bytes.reset(); // a duration flow: no size, no slowdown
 	TrafficFlow unfinished = sized("u", 1000, 0);
 	unfinished.complete_ns.reset();
-	auto rep = slowdowns({ failed, open, unfinished, sized("ok", 1000, 186560) }, 100000, kWire, {});
+	auto rep =
+		slowdowns({failed, open, unfinished, sized("ok", 1000, 186560)}, 100000, kWire, {});
 	ASSERT_EQ(rep.flows.size(), 1u);
 	EXPECT_EQ(rep.flows[0].flow, "ok");
 	EXPECT_EQ(rep.skipped, 2u); // sized, but failed or not complete
@@ -76,15 +78,15 @@ TEST(Slowdown, WhichFlowsCount)
 TEST(Slowdown, Buckets)
 {
 	// ACC's buckets: < 100 KB, 100 KB - 10 MB, >= 10 MB
-	auto b = make_buckets({ 100000, 10000000 });
+	auto b = make_buckets({100000, 10000000});
 	ASSERT_EQ(b.size(), 3u);
 	EXPECT_EQ(b[0].label, "0-100KB");
 	EXPECT_EQ(b[1].label, "100KB-10MB");
 	EXPECT_EQ(b[2].label, "10MB-inf");
 	EXPECT_FALSE(b[2].hi.has_value());
-	auto rep = slowdowns({ sized("s", 99999, 1000000), sized("m", 100000, 10000000),
-			       sized("l", 10000000, 2000000000) },
-			     100000, kWire, { 100000, 10000000 });
+	auto rep = slowdowns({sized("s", 99999, 1000000), sized("m", 100000, 10000000),
+	                      sized("l", 10000000, 2000000000)},
+	                     100000, kWire, {100000, 10000000});
 	ASSERT_EQ(rep.buckets.size(), 3u);
 	for (const auto &bs : rep.buckets) // one flow in each: [lo, hi)
 		EXPECT_EQ(bs.dist->count, 1u) << bs.bucket.label;
@@ -92,13 +94,14 @@ TEST(Slowdown, Buckets)
 	EXPECT_EQ(size_label(1500000), "1.5MB");
 	EXPECT_EQ(size_label(1500), "1.5KB");
 	EXPECT_EQ(size_label(1234), "1234B");
-	EXPECT_EQ(log_bounds(60000), (std::vector<std::uint64_t>{ 1000, 2000, 5000, 10000, 20000, 50000 }));
+	EXPECT_EQ(log_bounds(60000),
+	          (std::vector<std::uint64_t>{1000, 2000, 5000, 10000, 20000, 50000}));
 }
 
 TEST(Slowdown, BucketList)
 {
-	EXPECT_EQ(parse_bucket_list("100KB,10MB"), (std::vector<std::uint64_t>{ 100000, 10000000 }));
-	EXPECT_EQ(parse_bucket_list("64KiB"), (std::vector<std::uint64_t>{ 65536 }));
+	EXPECT_EQ(parse_bucket_list("100KB,10MB"), (std::vector<std::uint64_t>{100000, 10000000}));
+	EXPECT_EQ(parse_bucket_list("64KiB"), (std::vector<std::uint64_t>{65536}));
 	EXPECT_THROW(parse_bucket_list("10MB,100KB"), Error);
 	EXPECT_THROW(parse_bucket_list("0"), Error);
 	EXPECT_THROW(parse_bucket_list("big"), Error);
@@ -107,26 +110,32 @@ TEST(Slowdown, BucketList)
 
 TEST(TrafficRecords, ParseFlowsBinsAndClock)
 {
-	std::string flows = kTrafficHeader + ",extra\n"
-					     "f1,h1,r,write,10000,,1000,2,26,1000000,1000000,1100000,1800000,1900000,"
-					     "10000,10,,17;18,ok,x\n"
-					     "f2,h2,r,write,,5000000000,65536,1,26,0,2000,,,,,,,19,ok,y\n";
+	std::string flows =
+		kTrafficHeader +
+		",extra\n"
+		"f1,h1,r,write,10000,,1000,2,26,1000000,1000000,1100000,1800000,1900000,"
+		"10000,10,,17;18,ok,x\n"
+		"f2,h2,r,write,,5000000000,65536,1,26,0,2000,,,,,,,19,ok,y\n";
 	std::string bins = "flow,bin_start_ns,bytes\nf1,1000000,6000\nf1,2000000,4000\n";
-	std::string json = R"({"t0_monotonic_ns":1000000000000,"t0_realtime_ns":1764000010000000000,"host":"h1"})";
+	std::string json =
+		R"({"t0_monotonic_ns":1000000000000,"t0_realtime_ns":1764000010000000000,"host":"h1"})";
 	TrafficHost h = parse_traffic("h1", "fl", flows, "bi", bins, "js", json);
 	ASSERT_EQ(h.flows.size(), 2u);
-	EXPECT_EQ(h.flows[0].qpns, (std::vector<std::uint64_t>{ 17, 18 }));
+	EXPECT_EQ(h.flows[0].qpns, (std::vector<std::uint64_t>{17, 18}));
 	EXPECT_EQ(*h.flows[0].complete_ns, 1900000u);
 	EXPECT_FALSE(h.flows[0].retx.has_value()); // empty: unknown, not 0
 	EXPECT_FALSE(h.flows[1].size_bytes.has_value());
 	EXPECT_EQ(h.bins.size(), 2u);
 	EXPECT_EQ(h.clock.t0_monotonic_ns, 1000000000000u);
 	EXPECT_EQ(h.clock.bin_ns, 1000000u); // default
-	EXPECT_THROW(parse_traffic("h1", "fl", "flow,src\nf1,h1\n", "bi", std::nullopt, "js", json), Error);
-	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::string("flow,bin_start_ns,bytes\nf9,0,1\n"), "js",
-				   json),
-		     Error);
-	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js", "{\"t0_monotonic_ns\":1}"), Error);
+	EXPECT_THROW(parse_traffic("h1", "fl", "flow,src\nf1,h1\n", "bi", std::nullopt, "js", json),
+	             Error);
+	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi",
+	                           std::string("flow,bin_start_ns,bytes\nf9,0,1\n"), "js", json),
+	             Error);
+	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js",
+	                           "{\"t0_monotonic_ns\":1}"),
+	             Error);
 	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js", "not json"), Error);
 }
 
@@ -134,25 +143,28 @@ TEST(TrafficRecords, HostJsonSettingsAndUnknownT0)
 {
 	std::string flows = kTrafficHeader + "\n";
 	// the generator's host.json: bin_ns under settings
-	TrafficHost h = parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js",
-				      R"({"host":"h1","t0_monotonic_ns":5,"t0_realtime_ns":7,"settings":{"bin_ns":500000}})");
+	TrafficHost h = parse_traffic(
+		"h1", "fl", flows, "bi", std::nullopt, "js",
+		R"({"host":"h1","t0_monotonic_ns":5,"t0_realtime_ns":7,"settings":{"bin_ns":500000}})");
 	EXPECT_TRUE(h.clock.known);
 	EXPECT_EQ(h.clock.bin_ns, 500000u);
 	// a host that never reached T0 writes null: its times are not placed
 	h = parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js",
-			  R"({"t0_monotonic_ns":null,"t0_realtime_ns":null})");
+	                  R"({"t0_monotonic_ns":null,"t0_realtime_ns":null})");
 	EXPECT_FALSE(h.clock.known);
-	EXPECT_FALSE(align_clocks({ h }, 1764000000000000000ULL, Ports{}, {}).known);
-	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js", R"({"t0_monotonic_ns":-1,"t0_realtime_ns":1})"),
-		     Error);
+	EXPECT_FALSE(align_clocks({h}, 1764000000000000000ULL, Ports{}, {}).known);
+	EXPECT_THROW(parse_traffic("h1", "fl", flows, "bi", std::nullopt, "js",
+	                           R"({"t0_monotonic_ns":-1,"t0_realtime_ns":1})"),
+	             Error);
 }
 
 TEST(Monitor, ParseRows)
 {
-	std::string csv = "time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,"
-			  "dcqcn.cnp_handled,event\n"
-			  "5,rxe_h1,17,dcqcn,40000000,,60000,32768,3,\n"
-			  "6,rxe_h1,17,dcqcn,30000000,,,,,rate_dec\n";
+	std::string csv =
+		"time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,"
+		"dcqcn.cnp_handled,event\n"
+		"5,rxe_h1,17,dcqcn,40000000,,60000,32768,3,\n"
+		"6,rxe_h1,17,dcqcn,30000000,,,,,rate_dec\n";
 	MonitorFile m = parse_monitor("h1", "mon", csv);
 	EXPECT_EQ(m.state_columns.size(), 3u);
 	ASSERT_EQ(m.rows.size(), 2u);
@@ -161,21 +173,25 @@ TEST(Monitor, ParseRows)
 	EXPECT_EQ(m.rows[1].event, "rate_dec");
 	EXPECT_TRUE(m.rows[1].state.empty());
 	EXPECT_THROW(parse_monitor("h1", "mon", "time,dev\n"), Error);
-	EXPECT_THROW(parse_monitor("h1", "mon", "time_ns,dev,qpn,algo,rate_bps,window_bytes\nx,d,1,a,,\n"), Error);
+	EXPECT_THROW(parse_monitor("h1", "mon",
+	                           "time_ns,dev,qpn,algo,rate_bps,window_bytes\nx,d,1,a,,\n"),
+	             Error);
 }
 
 TEST(Monitor, ColumnsByNameWithTheQpCounters)
 {
 	// rxecc monitor -e: the QP counters after the fixed columns, then the
 	// state; a column it may add later is ignored
-	std::string csv = "time_ns,dev,qpn,algo,rate_bps,window_bytes,cnp_rx,cnp_tx,ce_rx,pacer_waits,"
-			  "pacer_unused_us,rate_dec,rate_inc,retx_pkts,inflight_bytes,acked_bytes,"
-			  "fixed.rate_kbps,dcqcn.alpha,dcqcn.rate_cuts,future,event\n"
-			  "5,rxe_h1,17,dcqcn,40000000,0,3,0,0,9,12,2,1,4,8192,1000000,,32768,2,x,\n"
-			  "6,rxe_h1,17,dcqcn,30000000,0,4,0,0,9,12,3,1,4,4096,1100000,,30000,3,y,rate_dec\n"
-			  "7,rxe_h1,18,fixed,1000000,0,,,,,,,,,,,1000,,,,\n";
+	std::string csv =
+		"time_ns,dev,qpn,algo,rate_bps,window_bytes,cnp_rx,cnp_tx,ce_rx,pacer_waits,"
+		"pacer_unused_us,rate_dec,rate_inc,retx_pkts,inflight_bytes,acked_bytes,"
+		"fixed.rate_kbps,dcqcn.alpha,dcqcn.rate_cuts,future,event\n"
+		"5,rxe_h1,17,dcqcn,40000000,0,3,0,0,9,12,2,1,4,8192,1000000,,32768,2,x,\n"
+		"6,rxe_h1,17,dcqcn,30000000,0,4,0,0,9,12,3,1,4,4096,1100000,,30000,3,y,rate_dec\n"
+		"7,rxe_h1,18,fixed,1000000,0,,,,,,,,,,,1000,,,,\n";
 	MonitorFile m = parse_monitor("h1", "mon", csv);
-	EXPECT_EQ(m.state_columns, (std::vector<std::string>{ "fixed.rate_kbps", "dcqcn.alpha", "dcqcn.rate_cuts" }));
+	EXPECT_EQ(m.state_columns,
+	          (std::vector<std::string>{"fixed.rate_kbps", "dcqcn.alpha", "dcqcn.rate_cuts"}));
 	EXPECT_EQ(m.counter_columns.size(), 10u);
 	ASSERT_EQ(m.rows.size(), 3u);
 	EXPECT_EQ(m.rows[0].rate_bps, std::optional<std::uint64_t>(40000000));
@@ -194,11 +210,14 @@ TEST(Monitor, ColumnsByNameWithTheQpCounters)
 	EXPECT_EQ(m.rows[2].state.at("fixed.rate_kbps"), 1000u);
 	// a malformed counter names its column and line
 	try {
-		parse_monitor("h1", "mon", "time_ns,dev,qpn,algo,rate_bps,window_bytes,retx_pkts\n1,d,2,a,,,many\n");
+		parse_monitor(
+			"h1", "mon",
+			"time_ns,dev,qpn,algo,rate_bps,window_bytes,retx_pkts\n1,d,2,a,,,many\n");
 		ADD_FAILURE() << "no error";
 	} catch (const Error &e) {
-		EXPECT_NE(std::string(e.what()).find("mon:2: retx_pkts 'many' is not a whole number"),
-			  std::string::npos)
+		EXPECT_NE(
+			std::string(e.what()).find("mon:2: retx_pkts 'many' is not a whole number"),
+			std::string::npos)
 			<< e.what();
 	}
 	// a fixed column missing, wherever the others are
@@ -206,12 +225,14 @@ TEST(Monitor, ColumnsByNameWithTheQpCounters)
 		parse_monitor("h1", "mon", "time_ns,dev,algo,qpn,rate_bps\n");
 		ADD_FAILURE() << "no error";
 	} catch (const Error &e) {
-		EXPECT_NE(std::string(e.what()).find("has no column 'window_bytes'"), std::string::npos)
+		EXPECT_NE(std::string(e.what()).find("has no column 'window_bytes'"),
+		          std::string::npos)
 			<< e.what();
 	}
 }
 
-namespace {
+namespace
+{
 
 // The generator's T0: CLOCK_MONOTONIC 1000 s, CLOCK_REALTIME 10 s after
 // the fabric's time 0 (fabric_t0 1764000000 s). Flow f1 of h1 starts 1 ms
@@ -222,7 +243,7 @@ namespace {
 struct Fixture {
 	std::vector<TrafficHost> hosts;
 	Ports ports;
-	std::map<std::string, std::string> host_port{ { "h1", "s0.h1" } };
+	std::map<std::string, std::string> host_port{{"h1", "s0.h1"}};
 	std::uint64_t fabric_t0 = 1764000000000000000ULL;
 
 	Fixture()
@@ -235,12 +256,14 @@ struct Fixture {
 		f.src = "h1";
 		f.start_ns = 1000000;
 		f.complete_ns = 6000000;
-		f.qpns = { 17, 18 };
+		f.qpns = {17, 18};
 		h.flows.push_back(f);
 		hosts.push_back(h);
 		std::string p = std::string(kPortsHeader) + "\n";
 		for (int t = 9990000; t <= 10020000; t += 1000) {
-			int rx = t < 10003000 ? 300 : 300 + (t - 10002000) / 1000 * 2000; // 300: ARP and set-up
+			int rx = t < 10003000 ? 300
+			                      : 300 + (t - 10002000) / 1000 *
+			                                        2000; // 300: ARP and set-up
 			p += std::to_string(t) + ",s0,1,h1,0," + std::to_string(rx) + ",0,0,0,0\n";
 		}
 		ports = parse_ports("p", p);
@@ -278,16 +301,18 @@ TEST(CcState, SenderQpsOfTheFlowSummed)
 	Alignment al = align_clocks(fx.hosts, fx.fabric_t0, fx.ports, fx.host_port);
 	std::uint64_t t0 = fx.hosts[0].clock.t0_monotonic_ns;
 	auto row = [&](std::uint64_t dt, unsigned qpn, const char *rest) {
-		return std::to_string(t0 + dt) + ",rxe_h1," + std::to_string(qpn) + ",dcqcn," + rest + "\n";
+		return std::to_string(t0 + dt) + ",rxe_h1," + std::to_string(qpn) + ",dcqcn," +
+		       rest + "\n";
 	};
-	std::string csv = "time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,"
-			  "dcqcn.cnp_handled,event\n" +
-			  row(500000, 17, "1,,1,1,1,") +		   // before the flow starts
-			  row(2000000, 17, "40000000,,60000,32768,3,") + // 40 Mbit/s, alpha 0.5
-			  row(2000000, 18, "50000000,,70000,65536,4,") + // 50 Mbit/s, alpha 1
-			  row(2000000, 19, "99000000,,1,1,100,") +	   // another flow's QP
-			  row(2100000, 17, "20000000,,,,,rate_dec") +    // an event row
-			  row(9000000, 17, "1,,1,1,1,");		   // after its completion
+	std::string csv =
+		"time_ns,dev,qpn,algo,rate_bps,window_bytes,dcqcn.target_rate_kbps,dcqcn.alpha,"
+		"dcqcn.cnp_handled,event\n" +
+		row(500000, 17, "1,,1,1,1,") +                 // before the flow starts
+		row(2000000, 17, "40000000,,60000,32768,3,") + // 40 Mbit/s, alpha 0.5
+		row(2000000, 18, "50000000,,70000,65536,4,") + // 50 Mbit/s, alpha 1
+		row(2000000, 19, "99000000,,1,1,100,") +       // another flow's QP
+		row(2100000, 17, "20000000,,,,,rate_dec") +    // an event row
+		row(9000000, 17, "1,,1,1,1,");                 // after its completion
 	MonitorFile m = parse_monitor("h1", "mon", csv);
 	auto s = cc_series(fx.hosts[0].flows[0], m, fx.hosts[0].clock, al);
 	ASSERT_EQ(s.size(), 1u);

@@ -15,8 +15,10 @@
 #include "messages.h"
 #include "nlattr.h"
 
-namespace rxecc::test {
-namespace {
+namespace rxecc::test
+{
+namespace
+{
 
 using Json = nlohmann::ordered_json;
 
@@ -41,10 +43,11 @@ std::string str(const Json &j)
 std::uint64_t u64(const Json &j)
 {
 	EXPECT_TRUE(j.is_number_unsigned()) << j;
-	return j.is_number_unsigned() ? j.get<std::uint64_t>() : ~std::uint64_t{ 0 };
+	return j.is_number_unsigned() ? j.get<std::uint64_t>() : ~std::uint64_t{0};
 }
 
-class Cli : public ::testing::Test {
+class Cli : public ::testing::Test
+{
 protected:
 	void SetUp() override { k.standard_setup(); }
 
@@ -52,7 +55,7 @@ protected:
 
 	// A usage error: exit 2, the message, a pointer to the help, no kernel.
 	void expect_usage(const std::vector<std::string> &args, const std::string &msg,
-			  bool may_connect = false)
+	                  bool may_connect = false)
 	{
 		std::size_t before = k.calls.size();
 		RunResult r = run(args);
@@ -86,26 +89,32 @@ protected:
 	}
 
 	FakeClock clock;
-	FakeKernel k{ &clock };
+	FakeKernel k{&clock};
 };
 
 // ------------------------------------------------------------ help, version
 
 TEST_F(Cli, HelpOfTheToolAndOfEveryCommand)
 {
-	RunResult r = run({ "--help" });
+	RunResult r = run({"--help"});
 	EXPECT_EQ(r.code, 0);
 	EXPECT_EQ(r.out, help_text(""));
-	EXPECT_EQ(run({ "-h" }).out, help_text(""));
-	EXPECT_EQ(run({ "help" }).out, help_text(""));
+	EXPECT_EQ(run({"-h"}).out, help_text(""));
+	EXPECT_EQ(run({"help"}).out, help_text(""));
 	const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-		{ { "algo", "--help" }, "algo" },	    { { "dev", "--help" }, "dev" },
-		{ { "dev", "show", "--help" }, "dev show" }, { { "dev", "set", "--help" }, "dev set" },
-		{ { "dev", "set", "rxe0", "-h" }, "dev set" }, { { "qp", "-h" }, "qp" },
-		{ { "qp", "show", "-h" }, "qp show" },	    { { "qp", "set", "--help" }, "qp set" },
-		{ { "stats", "--help" }, "stats" },	    { { "monitor", "--help" }, "monitor" },
-		{ { "help", "dev", "set" }, "dev set" },    { { "-h", "monitor" }, "monitor" },
-		{ { "dev", "help" }, "dev" },
+		{{"algo", "--help"}, "algo"},
+		{{"dev", "--help"}, "dev"},
+		{{"dev", "show", "--help"}, "dev show"},
+		{{"dev", "set", "--help"}, "dev set"},
+		{{"dev", "set", "rxe0", "-h"}, "dev set"},
+		{{"qp", "-h"}, "qp"},
+		{{"qp", "show", "-h"}, "qp show"},
+		{{"qp", "set", "--help"}, "qp set"},
+		{{"stats", "--help"}, "stats"},
+		{{"monitor", "--help"}, "monitor"},
+		{{"help", "dev", "set"}, "dev set"},
+		{{"-h", "monitor"}, "monitor"},
+		{{"dev", "help"}, "dev"},
 	};
 	for (const auto &[args, topic] : cases) {
 		RunResult c = run(args);
@@ -126,7 +135,8 @@ TEST_F(Cli, EveryHelpTextFitsATerminal)
 		std::size_t start = 0;
 		while (start < text.size()) {
 			std::size_t end = text.find('\n', start);
-			EXPECT_LE(end - start, 80u) << "'" << topic << "': " << text.substr(start, end - start);
+			EXPECT_LE(end - start, 80u)
+				<< "'" << topic << "': " << text.substr(start, end - start);
 			start = end + 1;
 		}
 		EXPECT_EQ(text.find("Usage: rxecc"), 0u) << topic;
@@ -135,74 +145,75 @@ TEST_F(Cli, EveryHelpTextFitsATerminal)
 
 TEST_F(Cli, Version)
 {
-	RunResult r = run({ "--version" });
+	RunResult r = run({"--version"});
 	EXPECT_EQ(r.code, 0);
 	EXPECT_EQ(r.out, "rxecc 0.1.0 (rxe_cc generic netlink family version 1)\n");
-	EXPECT_EQ(run({ "-V" }).out, r.out);
+	EXPECT_EQ(run({"-V"}).out, r.out);
 	EXPECT_EQ(r.connects, 0);
 }
 
 TEST_F(Cli, UsageErrorsOfTheCommandLine)
 {
 	expect_usage({}, "missing command");
-	expect_usage({ "frobnicate" }, "unknown command 'frobnicate' (algo, dev, qp, stats or monitor)");
-	expect_usage({ "-x", "algo" }, "unknown option '-x'");
-	expect_usage({ "--bogus" }, "unknown option '--bogus'");
-	expect_usage({ "dev", "frob" }, "unknown dev command 'frob' (show or set)");
-	expect_usage({ "qp", "delete" }, "unknown qp command 'delete'");
-	expect_usage({ "algo", "a", "b" }, "unexpected argument 'b'");
-	expect_usage({ "help", "nope" }, "no help on 'nope'");
-	expect_usage({ "qp", "show", "rxe0", "17", "x" }, "unexpected argument 'x'");
-	expect_usage({ "qp", "show", "rxe0", "seventeen" }, "QPN: 'seventeen' is not a number");
-	expect_usage({ "qp", "show", "rxe0", "0x1000000" }, "QP numbers have 24 bits");
-	expect_usage({ "dev", "show", "rxe0", "algo" }, "'algo' needs an algorithm name");
-	expect_usage({ "dev", "show", "rxe0", "fixed" }, "unexpected argument 'fixed'");
-	expect_usage({ "monitor", "-i" }, "option '-i' needs a value");
-	expect_usage({ "monitor", "--interval" }, "option '--interval' needs a value");
-	expect_usage({ "monitor", "--events=yes" }, "option '--events' takes no value");
-	expect_usage({ "stats", "-z" }, "unknown option '-z'");
+	expect_usage({"frobnicate"},
+	             "unknown command 'frobnicate' (algo, dev, qp, stats or monitor)");
+	expect_usage({"-x", "algo"}, "unknown option '-x'");
+	expect_usage({"--bogus"}, "unknown option '--bogus'");
+	expect_usage({"dev", "frob"}, "unknown dev command 'frob' (show or set)");
+	expect_usage({"qp", "delete"}, "unknown qp command 'delete'");
+	expect_usage({"algo", "a", "b"}, "unexpected argument 'b'");
+	expect_usage({"help", "nope"}, "no help on 'nope'");
+	expect_usage({"qp", "show", "rxe0", "17", "x"}, "unexpected argument 'x'");
+	expect_usage({"qp", "show", "rxe0", "seventeen"}, "QPN: 'seventeen' is not a number");
+	expect_usage({"qp", "show", "rxe0", "0x1000000"}, "QP numbers have 24 bits");
+	expect_usage({"dev", "show", "rxe0", "algo"}, "'algo' needs an algorithm name");
+	expect_usage({"dev", "show", "rxe0", "fixed"}, "unexpected argument 'fixed'");
+	expect_usage({"monitor", "-i"}, "option '-i' needs a value");
+	expect_usage({"monitor", "--interval"}, "option '--interval' needs a value");
+	expect_usage({"monitor", "--events=yes"}, "option '--events' takes no value");
+	expect_usage({"stats", "-z"}, "unknown option '-z'");
 }
 
 TEST_F(Cli, AbbreviationsPreferTheFirstWord)
 {
 	// As in iproute2: 's' is 'show' (listed before 'set'), 'se' is 'set'.
-	RunResult r = run({ "s" });
+	RunResult r = run({"s"});
 	EXPECT_EQ(r.code, 0) << "'s' is stats";
-	EXPECT_EQ(r.out, run({ "stats" }).out);
-	ASSERT_EQ(run({ "d", "se", "rxe0", "ecn", "off" }).code, 0);
+	EXPECT_EQ(r.out, run({"stats"}).out);
+	ASSERT_EQ(run({"d", "se", "rxe0", "ecn", "off"}).code, 0);
 	EXPECT_EQ(k.devs[0].ecn, 0);
-	EXPECT_EQ(run({ "q", "s", "rxe1" }).out, run({ "qp", "show", "rxe1" }).out);
+	EXPECT_EQ(run({"q", "s", "rxe1"}).out, run({"qp", "show", "rxe1"}).out);
 }
 
 TEST_F(Cli, AbbreviationsAndOptionsAfterTheCommand)
 {
-	RunResult full = run({ "dev", "show", "rxe0" });
+	RunResult full = run({"dev", "show", "rxe0"});
 	ASSERT_EQ(full.code, 0) << full.err;
-	EXPECT_EQ(run({ "d", "s", "rxe0" }).out, full.out);
-	EXPECT_EQ(run({ "dev", "list", "rxe0" }).out, full.out);
-	EXPECT_EQ(run({ "dev" }).out, run({ "dev", "show" }).out);
-	RunResult j1 = run({ "-j", "dev", "show", "rxe0" });
-	RunResult j2 = run({ "dev", "show", "rxe0", "-j" });
-	RunResult j3 = run({ "dev", "-j" });
+	EXPECT_EQ(run({"d", "s", "rxe0"}).out, full.out);
+	EXPECT_EQ(run({"dev", "list", "rxe0"}).out, full.out);
+	EXPECT_EQ(run({"dev"}).out, run({"dev", "show"}).out);
+	RunResult j1 = run({"-j", "dev", "show", "rxe0"});
+	RunResult j2 = run({"dev", "show", "rxe0", "-j"});
+	RunResult j3 = run({"dev", "-j"});
 	EXPECT_EQ(j1.out, j2.out);
 	EXPECT_EQ(j1.out[0], '[');
 	EXPECT_EQ(j3.out[0], '[');
-	RunResult jd = run({ "-jd", "qp", "show", "rxe0", "17" });
+	RunResult jd = run({"-jd", "qp", "show", "rxe0", "17"});
 	Json doc = parse(jd.out);
 	EXPECT_TRUE(doc.at(0).contains("params"));
-	EXPECT_EQ(run({ "--json", "--details", "qp", "show", "rxe0", "17" }).out, jd.out);
+	EXPECT_EQ(run({"--json", "--details", "qp", "show", "rxe0", "17"}).out, jd.out);
 }
 
 // The kernel is not reached for a command line that is wrong.
 TEST_F(Cli, ModuleNotLoaded)
 {
-	RunResult r = run_rxecc(k, clock, { "dev", "show" }, true);
+	RunResult r = run_rxecc(k, clock, {"dev", "show"}, true);
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err, "rxecc: the patched rdma_rxe module is not loaded: the kernel has no "
-			 "generic netlink family 'rxe_cc'\n");
+	                 "generic netlink family 'rxe_cc'\n");
 	EXPECT_EQ(r.out, "");
 	// A usage error is reported as such even without the module.
-	RunResult u = run_rxecc(k, clock, { "dev", "set", "rxe0", "ecn", "maybe" }, true);
+	RunResult u = run_rxecc(k, clock, {"dev", "set", "rxe0", "ecn", "maybe"}, true);
 	EXPECT_EQ(u.code, 2);
 	EXPECT_EQ(u.connects, 0);
 }
@@ -211,7 +222,7 @@ TEST_F(Cli, ModuleNotLoaded)
 
 TEST_F(Cli, AlgoListsParametersWithUnitsAndRanges)
 {
-	RunResult r = run({ "algo" });
+	RunResult r = run({"algo"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_GE(l.size(), 10u);
@@ -221,11 +232,13 @@ TEST_F(Cli, AlgoListsParametersWithUnitsAndRanges)
 	EXPECT_EQ(l[3], "fixed");
 	EXPECT_EQ(l[4], "    PARAMETER     UNIT    DEFAULT  MIN  MAX         DESCRIPTION");
 	EXPECT_EQ(l[5], "    rate_kbps     kbit/s  100000   1    2147483648  pacing rate");
-	EXPECT_EQ(l[6], "    window_bytes  bytes   0        0    1073741824  limit on bytes in flight, 0 = none");
+	EXPECT_EQ(l[6], "    window_bytes  bytes   0        0    1073741824  limit on bytes in "
+	                "flight, 0 = none");
 	EXPECT_EQ(l[7], "    state: rate_kbps (kbit/s), window_bytes (bytes)");
 	EXPECT_NE(r.out.find("\ndcqcn\n"), std::string::npos);
-	EXPECT_NE(r.out.find("\n    rp_threshold              -       1        1    31          increase events"),
-		  std::string::npos)
+	EXPECT_NE(r.out.find("\n    rp_threshold              -       1        1    31          "
+	                     "increase events"),
+	          std::string::npos)
 		<< r.out;
 	EXPECT_NE(r.out.find("alpha (Q16)"), std::string::npos);
 	EXPECT_EQ(k.count(RXE_CC_CMD_ALGO_GET), 1u);
@@ -236,7 +249,7 @@ TEST_F(Cli, AlgoStateLineWrapsUnderItself)
 {
 	for (int i = 0; i < 8; ++i)
 		k.algos[2].state.emplace_back("extra_state_value_" + std::to_string(i), 0);
-	RunResult r = run({ "algo", "dcqcn" });
+	RunResult r = run({"algo", "dcqcn"});
 	std::vector<std::string> l = lines(r.out);
 	std::size_t at = 0;
 	while (at < l.size() && l[at].find("    state: ") != 0)
@@ -246,7 +259,8 @@ TEST_F(Cli, AlgoStateLineWrapsUnderItself)
 	for (std::size_t i = at; i < l.size(); ++i) {
 		EXPECT_LE(l[i].size(), 100u) << l[i];
 		if (i > at) {
-			EXPECT_EQ(l[i].find_first_not_of(' '), 11u) << "aligned under the first: " << l[i];
+			EXPECT_EQ(l[i].find_first_not_of(' '), 11u)
+				<< "aligned under the first: " << l[i];
 		}
 	}
 	EXPECT_EQ(l.back().substr(l.back().size() - 19), "extra_state_value_7") << r.out;
@@ -254,7 +268,7 @@ TEST_F(Cli, AlgoStateLineWrapsUnderItself)
 
 TEST_F(Cli, AlgoByName)
 {
-	RunResult r = run({ "algo", "fixed" });
+	RunResult r = run({"algo", "fixed"});
 	ASSERT_EQ(r.code, 0);
 	EXPECT_EQ(r.out.find("fixed"), 0u);
 	EXPECT_EQ(r.out.find("dcqcn"), std::string::npos);
@@ -262,18 +276,18 @@ TEST_F(Cli, AlgoByName)
 
 TEST_F(Cli, UnknownAlgorithmListsTheAvailableOnes)
 {
-	RunResult r = run({ "algo", "dcqn" });
+	RunResult r = run({"algo", "dcqn"});
 	EXPECT_EQ(r.code, 2);
 	EXPECT_EQ(r.err, "rxecc: unknown algorithm 'dcqn'; did you mean 'dcqcn'?; available: none, "
-			 "fixed, dcqcn\nTry 'rxecc algo --help'.\n");
-	r = run({ "algo", "hpcc" });
+	                 "fixed, dcqcn\nTry 'rxecc algo --help'.\n");
+	r = run({"algo", "hpcc"});
 	EXPECT_EQ(r.err.find("rxecc: unknown algorithm 'hpcc'; available: none, fixed, dcqcn"), 0u)
 		<< r.err;
 }
 
 TEST_F(Cli, AlgoJson)
 {
-	RunResult r = run({ "-j", "algo" });
+	RunResult r = run({"-j", "algo"});
 	ASSERT_EQ(r.code, 0);
 	EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "compact JSON is one line";
 	Json doc = parse(r.out);
@@ -293,7 +307,7 @@ TEST_F(Cli, AlgoJson)
 	EXPECT_EQ(str(d.at("state").at(3).at("name")), "alpha");
 	EXPECT_EQ(str(d.at("state").at(3).at("unit")), "q16");
 
-	RunResult p = run({ "-p", "algo", "fixed" });
+	RunResult p = run({"-p", "algo", "fixed"});
 	EXPECT_NE(p.out.find("\n  {\n    \"name\": \"fixed\","), std::string::npos) << p.out;
 	EXPECT_EQ(str(parse(p.out).at(0).at("params").at(0).at("name")), "rate_kbps");
 }
@@ -301,35 +315,38 @@ TEST_F(Cli, AlgoJson)
 TEST_F(Cli, JsonEscapesKernelStrings)
 {
 	k.algos[1].params[0].help = "rate \"R\" in kbit/s\\\tline\n\x01";
-	RunResult r = run({ "-j", "algo", "fixed" });
+	RunResult r = run({"-j", "algo", "fixed"});
 	ASSERT_EQ(r.code, 0);
 	Json doc = parse(r.out);
-	EXPECT_EQ(str(doc.at(0).at("params").at(0).at("help")), "rate \"R\" in kbit/s\\\tline\n\x01");
-	EXPECT_NE(r.out.find("\"rate \\\"R\\\" in kbit/s\\\\\\tline\\n\\u0001\""), std::string::npos) << r.out;
+	EXPECT_EQ(str(doc.at(0).at("params").at(0).at("help")),
+	          "rate \"R\" in kbit/s\\\tline\n\x01");
+	EXPECT_NE(r.out.find("\"rate \\\"R\\\" in kbit/s\\\\\\tline\\n\\u0001\""),
+	          std::string::npos)
+		<< r.out;
 	// Bytes that are not UTF-8 become U+FFFD: the output stays JSON.
 	k.algos[1].params[0].help = "bad \xff\xc0 bytes";
-	r = run({ "-j", "algo", "fixed" });
+	r = run({"-j", "algo", "fixed"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(str(parse(r.out).at(0).at("params").at(0).at("help")),
-		  "bad \xef\xbf\xbd\xef\xbf\xbd bytes");
+	          "bad \xef\xbf\xbd\xef\xbf\xbd bytes");
 }
 
 // ------------------------------------------------------------ dev show
 
 TEST_F(Cli, DevShowOneDevice)
 {
-	RunResult r = run({ "dev", "show", "rxe0" });
+	RunResult r = run({"dev", "show", "rxe0"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_EQ(l.size(), 6u) << r.out;
 	// The settings, wrapped at 100 columns.
 	EXPECT_EQ(l[0], "rxe0: algo dcqcn line_rate 10Gbit base_rtt 100us ecn on ack_every default "
-			"cnp_dscp 48 ack_dscp own");
+	                "cnp_dscp 48 ack_dscp own");
 	EXPECT_EQ(l[1], "    dscp_prio 26:3,48:6");
 	EXPECT_EQ(l[2], "    dcqcn parameters:");
 	// Wrapped at 100 columns.
 	EXPECT_EQ(l[3], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
-			"rp_ai_rate_kbps 2000");
+	                "rp_ai_rate_kbps 2000");
 	EXPECT_EQ(l[5], "        np_min_time_between_cnps 100us np_cnp_dscp 48");
 	EXPECT_NE(r.out.find("rp_min_dec_fac 50%"), std::string::npos);
 	EXPECT_NE(r.out.find("np_cnp_dscp 48"), std::string::npos);
@@ -346,56 +363,58 @@ TEST_F(Cli, DevShowAllDevices)
 	k.devs[1].base_rtt = 0;
 	k.devs[1].ack_every = 4;
 	k.devs[1].ack_dscp = 26;
-	RunResult r = run({ "dev", "show" });
+	RunResult r = run({"dev", "show"});
 	ASSERT_EQ(r.code, 0) << r.err;
-	EXPECT_NE(r.out.find("\n\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every 4 "
-			     "cnp_dscp 48 ack_dscp 26\n    dscp_prio 26:3,48:6\n"),
-		  std::string::npos)
+	EXPECT_NE(r.out.find(
+			  "\n\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every 4 "
+			  "cnp_dscp 48 ack_dscp 26\n    dscp_prio 26:3,48:6\n"),
+	          std::string::npos)
 		<< r.out;
 	EXPECT_EQ(r.out.find("rxe0: "), 0u);
 	// none has no parameters: nothing after rxe1's settings.
 	const std::string tail = "ack_dscp 26\n    dscp_prio 26:3,48:6\n";
 	EXPECT_TRUE(r.out.size() > tail.size() &&
-		    r.out.compare(r.out.size() - tail.size(), tail.size(), tail) == 0)
+	            r.out.compare(r.out.size() - tail.size(), tail.size(), tail) == 0)
 		<< r.out;
 }
 
 TEST_F(Cli, DevShowParametersOfAnotherAlgorithm)
 {
-	RunResult r = run({ "dev", "show", "rxe0", "algo", "fixed" });
+	RunResult r = run({"dev", "show", "rxe0", "algo", "fixed"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_NE(r.out.find("rxe0: algo dcqcn "), std::string::npos);
 	EXPECT_NE(r.out.find("    fixed parameters:\n        rate_kbps 100000 window_bytes 0\n"),
-		  std::string::npos)
+	          std::string::npos)
 		<< r.out;
-	RunResult j = run({ "-j", "dev", "show", "rxe0", "algo", "fixed" });
+	RunResult j = run({"-j", "dev", "show", "rxe0", "algo", "fixed"});
 	Json doc = parse(j.out);
 	EXPECT_EQ(str(doc.at(0).at("algo")), "dcqcn");
 	EXPECT_EQ(str(doc.at(0).at("params_algo")), "fixed");
 	EXPECT_EQ(u64(doc.at(0).at("params").at("rate_kbps")), 100000u);
-	expect_usage({ "dev", "show", "rxe0", "algo", "fxed" }, "unknown algorithm 'fxed'; did you mean 'fixed'?",
-		     true);
+	expect_usage({"dev", "show", "rxe0", "algo", "fxed"},
+	             "unknown algorithm 'fxed'; did you mean 'fixed'?", true);
 }
 
 TEST_F(Cli, DevShowDetailsHaveRangesAndHelp)
 {
-	RunResult r = run({ "-d", "dev", "show", "rxe0" });
+	RunResult r = run({"-d", "dev", "show", "rxe0"});
 	ASSERT_EQ(r.code, 0);
 	EXPECT_NE(r.out.find("rxe0: index 1 algo dcqcn"), std::string::npos);
 	EXPECT_NE(r.out.find("        PARAMETER                 VALUE    RANGE"), std::string::npos)
 		<< r.out;
-	EXPECT_NE(r.out.find("        rp_ai_rate_kbps           2000     1..2147483648 kbit/s       "
-			     "target rate step of additive increase\n"),
-		  std::string::npos)
+	EXPECT_NE(
+		r.out.find("        rp_ai_rate_kbps           2000     1..2147483648 kbit/s       "
+	                   "target rate step of additive increase\n"),
+		std::string::npos)
 		<< r.out;
 	EXPECT_NE(r.out.find("rp_dce_tcp_g              1020     0..1023 (Q10, 1024 = 1.0)"),
-		  std::string::npos)
+	          std::string::npos)
 		<< r.out;
 }
 
 TEST_F(Cli, DevShowJson)
 {
-	RunResult r = run({ "-j", "dev", "show" });
+	RunResult r = run({"-j", "dev", "show"});
 	ASSERT_EQ(r.code, 0);
 	Json doc = parse(r.out);
 	ASSERT_EQ(doc.size(), 2u);
@@ -413,7 +432,7 @@ TEST_F(Cli, DevShowJson)
 	EXPECT_EQ(u64(d.at("params").at("rp_ai_rate_kbps")), 2000u);
 	EXPECT_EQ(d.at("params").size(), 11u);
 	EXPECT_EQ(d.at("params_user"), Json::array());
-	EXPECT_EQ(d.at("dscp_prio"), (Json{ { "26", 3 }, { "48", 6 } }));
+	EXPECT_EQ(d.at("dscp_prio"), (Json{{"26", 3}, {"48", 6}}));
 	EXPECT_EQ(doc.at(1).at("params").size(), 0u);
 	EXPECT_EQ(doc.at(1).at("ecn"), Json(false));
 }
@@ -424,8 +443,8 @@ TEST_F(Cli, DevShowTheDscpMapAndTheParametersTheUserSet)
 	k.devs[0].dscp_prio[10] = 1;
 	k.devs[0].dscp_prio[46] = 5;
 	k.devs[1].dscp_prio = {};
-	k.devs[0].user["dcqcn"] = { "rp_ai_rate_kbps", "rp_gd" };
-	RunResult r = run({ "dev", "show" });
+	k.devs[0].user["dcqcn"] = {"rp_ai_rate_kbps", "rp_gd"};
+	RunResult r = run({"dev", "show"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_GE(l.size(), 4u) << r.out;
@@ -433,65 +452,66 @@ TEST_F(Cli, DevShowTheDscpMapAndTheParametersTheUserSet)
 	// a '*' marks the values the user set, and the heading says so
 	EXPECT_EQ(l[2], "    dcqcn parameters (* = set by the user):");
 	EXPECT_EQ(l[3], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
-			"rp_ai_rate_kbps 2000*");
+	                "rp_ai_rate_kbps 2000*");
 	EXPECT_NE(r.out.find(" rp_gd 11*\n"), std::string::npos) << r.out;
 	EXPECT_NE(r.out.find(" rp_min_rate_kbps 1000 "), std::string::npos) << r.out;
 	// an empty map: every DSCP on priority 0
 	EXPECT_NE(r.out.find("\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every "
-			     "default cnp_dscp 48 ack_dscp own\n    dscp_prio none\n"),
-		  std::string::npos)
+	                     "default cnp_dscp 48 ack_dscp own\n    dscp_prio none\n"),
+	          std::string::npos)
 		<< r.out;
 
-	RunResult d = run({ "-d", "dev", "show", "rxe0" });
+	RunResult d = run({"-d", "dev", "show", "rxe0"});
 	EXPECT_NE(d.out.find("    dcqcn parameters (* = set by the user):\n"), std::string::npos);
 	EXPECT_NE(d.out.find("        rp_ai_rate_kbps           2000*    1..2147483648 kbit/s"),
-		  std::string::npos)
+	          std::string::npos)
 		<< d.out;
 	EXPECT_NE(d.out.find("        rp_min_rate_kbps          1000     1..2147483648 kbit/s"),
-		  std::string::npos)
+	          std::string::npos)
 		<< d.out;
 
-	Json doc = parse(run({ "-j", "dev", "show" }).out);
-	EXPECT_EQ(doc.at(0).at("params_user"), (Json{ "rp_ai_rate_kbps", "rp_gd" }));
+	Json doc = parse(run({"-j", "dev", "show"}).out);
+	EXPECT_EQ(doc.at(0).at("params_user"), (Json{"rp_ai_rate_kbps", "rp_gd"}));
 	EXPECT_EQ(u64(doc.at(0).at("params").at("rp_ai_rate_kbps")), 2000u);
-	EXPECT_EQ(doc.at(0).at("dscp_prio"), (Json{ { "10", 1 }, { "46", 5 } }));
+	EXPECT_EQ(doc.at(0).at("dscp_prio"), (Json{{"10", 1}, {"46", 5}}));
 	EXPECT_EQ(doc.at(1).at("dscp_prio"), Json::object());
 
 	// the other algorithm's parameters carry their own marks
-	RunResult f = run({ "dev", "show", "rxe0", "algo", "fixed" });
+	RunResult f = run({"dev", "show", "rxe0", "algo", "fixed"});
 	EXPECT_NE(f.out.find("    fixed parameters:\n        rate_kbps 100000 window_bytes 0\n"),
-		  std::string::npos)
+	          std::string::npos)
 		<< f.out;
 	// a parameter set with 'dev set' is marked from then on
-	ASSERT_EQ(run({ "dev", "set", "rxe0", "algo", "fixed", "window_bytes", "64KiB" }).code, 0);
-	f = run({ "dev", "show", "rxe0", "algo", "fixed" });
+	ASSERT_EQ(run({"dev", "set", "rxe0", "algo", "fixed", "window_bytes", "64KiB"}).code, 0);
+	f = run({"dev", "show", "rxe0", "algo", "fixed"});
 	EXPECT_NE(f.out.find("    fixed parameters (* = set by the user):\n"
-			     "        rate_kbps 100000 window_bytes 65536*\n"),
-		  std::string::npos)
+	                     "        rate_kbps 100000 window_bytes 65536*\n"),
+	          std::string::npos)
 		<< f.out;
 }
 
 TEST_F(Cli, DevShowUnknownDevice)
 {
-	RunResult r = run({ "dev", "show", "rxe9" });
+	RunResult r = run({"dev", "show", "rxe9"});
 	EXPECT_EQ(r.code, 1);
-	EXPECT_EQ(r.err, "rxecc: device 'rxe9' not found; did you mean 'rxe0'?; rxe devices: rxe0, rxe1 "
-			 "(kernel: no rxe device rxe9)\n");
+	EXPECT_EQ(r.err,
+	          "rxecc: device 'rxe9' not found; did you mean 'rxe0'?; rxe devices: rxe0, rxe1 "
+	          "(kernel: no rxe device rxe9)\n");
 	EXPECT_EQ(r.out, "");
 	k.devs.clear();
-	r = run({ "dev", "show", "eth0" });
+	r = run({"dev", "show", "eth0"});
 	EXPECT_EQ(r.err, "rxecc: device 'eth0' not found; there are no rxe devices (kernel: no rxe "
-			 "device eth0)\n");
+	                 "device eth0)\n");
 }
 
 TEST_F(Cli, KernelErrorsShowTheExtack)
 {
-	k.fail_next[RXE_CC_CMD_DEV_GET] = { EIO, "device is being torn down" };
-	RunResult r = run({ "dev", "show", "rxe0" });
+	k.fail_next[RXE_CC_CMD_DEV_GET] = {EIO, "device is being torn down"};
+	RunResult r = run({"dev", "show", "rxe0"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err, "rxecc: dev show rxe0: device is being torn down (Input/output error)\n");
-	k.fail_next[RXE_CC_CMD_ALGO_GET] = { EOPNOTSUPP, "" };
-	r = run({ "algo" });
+	k.fail_next[RXE_CC_CMD_ALGO_GET] = {EOPNOTSUPP, ""};
+	r = run({"algo"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err, "rxecc: algo: Operation not supported\n");
 }
@@ -505,10 +525,11 @@ TEST_F(Cli, MalformedReplyIsARuntimeError)
 				// of padding): losing the padding alone is harmless.
 				m.attrs.resize(m.attrs.size() - 6);
 	};
-	RunResult r = run({ "dev", "show" });
+	RunResult r = run({"dev", "show"});
 	EXPECT_EQ(r.code, 1);
-	EXPECT_EQ(r.err, "rxecc: dev show: unexpected reply from the kernel (DEV_GET reply: "
-			 "attributes overrun the message); do rxecc and the rdma_rxe module match?\n");
+	EXPECT_EQ(r.err,
+	          "rxecc: dev show: unexpected reply from the kernel (DEV_GET reply: "
+	          "attributes overrun the message); do rxecc and the rdma_rxe module match?\n");
 	EXPECT_EQ(r.out, "");
 }
 
@@ -516,10 +537,18 @@ TEST_F(Cli, MalformedReplyIsARuntimeError)
 
 TEST_F(Cli, DevSetEverySetting)
 {
-	RunResult r = run({ "dev", "set", "rxe1", "algo", "dcqcn", "rp_ai_rate_kbps", "5Mbit",
-			    "rp_time_reset", "2ms", "rp_clamp_tgt_rate", "on", "line_rate", "1.5G",
-			    "base_rtt", "80us", "ecn", "on", "ack_every", "8", "cnp_dscp", "46",
-			    "ack_dscp", "26" });
+	RunResult r = run({"dev",   "set",
+	                   "rxe1",  "algo",
+	                   "dcqcn", "rp_ai_rate_kbps",
+	                   "5Mbit", "rp_time_reset",
+	                   "2ms",   "rp_clamp_tgt_rate",
+	                   "on",    "line_rate",
+	                   "1.5G",  "base_rtt",
+	                   "80us",  "ecn",
+	                   "on",    "ack_every",
+	                   "8",     "cnp_dscp",
+	                   "46",    "ack_dscp",
+	                   "26"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(r.out, "");
 	EXPECT_EQ(r.err, "");
@@ -536,7 +565,7 @@ TEST_F(Cli, DevSetEverySetting)
 		for (const auto &[name, v] : p)
 			if (name == n)
 				return v;
-		return std::uint64_t{ 999999 };
+		return std::uint64_t{999999};
 	};
 	EXPECT_EQ(get("rp_ai_rate_kbps"), 5000u);
 	EXPECT_EQ(get("rp_time_reset"), 2000u);
@@ -546,30 +575,31 @@ TEST_F(Cli, DevSetEverySetting)
 
 TEST_F(Cli, DevSetWordValues)
 {
-	ASSERT_EQ(run({ "dev", "set", "rxe0", "line_rate", "auto", "base_rtt", "unknown", "ack_every",
-			"default", "ack_dscp", "own", "ecn", "off" })
-			  .code,
-		  0);
+	ASSERT_EQ(run({"dev", "set", "rxe0", "line_rate", "auto", "base_rtt", "unknown",
+	               "ack_every", "default", "ack_dscp", "own", "ecn", "off"})
+	                  .code,
+	          0);
 	EXPECT_EQ(k.devs[0].line_rate, 0u);
 	EXPECT_EQ(k.devs[0].base_rtt, 0u);
 	EXPECT_EQ(k.devs[0].ack_every, 0u);
 	EXPECT_EQ(k.devs[0].ack_dscp, 255);
 	EXPECT_EQ(k.devs[0].ecn, 0);
-	ASSERT_EQ(run({ "dev", "set", "rxe0", "line_rate", "0" }).code, 0);
+	ASSERT_EQ(run({"dev", "set", "rxe0", "line_rate", "0"}).code, 0);
 }
 
 TEST_F(Cli, DevSetTakesEveryFormOfTheUnitsGrammar)
 {
 	// bps is bits (Documentation/rxe-cc/units.rst); before the common
 	// grammar rxecc refused it
-	for (const char *r : { "10Gbps", "10Gbit", "10G", "10gbit", "10Gb/s", "10000Mbit/s", "0.01T" }) {
+	for (const char *r :
+	     {"10Gbps", "10Gbit", "10G", "10gbit", "10Gb/s", "10000Mbit/s", "0.01T"}) {
 		k.devs[0].line_rate = 0;
-		ASSERT_EQ(run({ "dev", "set", "rxe0", "line_rate", r }).code, 0) << r;
+		ASSERT_EQ(run({"dev", "set", "rxe0", "line_rate", r}).code, 0) << r;
 		EXPECT_EQ(k.devs[0].line_rate, 10000000000u) << r;
 	}
-	for (const char *t : { "100us", "100usec", "0.1ms", "100000ns", "100\xc2\xb5s" }) {
+	for (const char *t : {"100us", "100usec", "0.1ms", "100000ns", "100\xc2\xb5s"}) {
 		k.devs[0].base_rtt = 0;
-		ASSERT_EQ(run({ "dev", "set", "rxe0", "base_rtt", t }).code, 0) << t;
+		ASSERT_EQ(run({"dev", "set", "rxe0", "base_rtt", t}).code, 0) << t;
 		EXPECT_EQ(k.devs[0].base_rtt, 100000u) << t;
 	}
 }
@@ -577,7 +607,7 @@ TEST_F(Cli, DevSetTakesEveryFormOfTheUnitsGrammar)
 TEST_F(Cli, DevSetParametersOfTheCurrentDefault)
 {
 	// rxe0 runs dcqcn: its parameters are meant.
-	ASSERT_EQ(run({ "dev", "set", "rxe0", "rp_gd", "12" }).code, 0);
+	ASSERT_EQ(run({"dev", "set", "rxe0", "rp_gd", "12"}).code, 0);
 	bool found = false;
 	for (const auto &[n, v] : k.devs[0].params["dcqcn"])
 		if (n == "rp_gd") {
@@ -586,12 +616,13 @@ TEST_F(Cli, DevSetParametersOfTheCurrentDefault)
 		}
 	EXPECT_TRUE(found);
 	// rxe1 runs none: no parameters, and the error says where they went.
-	RunResult r = run({ "dev", "set", "rxe1", "rp_gd", "12" });
+	RunResult r = run({"dev", "set", "rxe1", "rp_gd", "12"});
 	EXPECT_EQ(r.code, 2);
-	EXPECT_EQ(r.err.find("rxecc: algorithm 'none' has no parameters, so 'rp_gd' cannot be set "
-			     "(parameters apply to the default algorithm of rxe1; name another with "
-			     "'algo NAME')"),
-		  0u)
+	EXPECT_EQ(
+		r.err.find("rxecc: algorithm 'none' has no parameters, so 'rp_gd' cannot be set "
+	                   "(parameters apply to the default algorithm of rxe1; name another with "
+	                   "'algo NAME')"),
+		0u)
 		<< r.err;
 	EXPECT_EQ(k.count(RXE_CC_CMD_DEV_SET), 1u);
 }
@@ -605,46 +636,68 @@ TEST_F(Cli, DevSetRejectsBadInputBeforeSendingAndChangesNothing)
 		bool reaches_kernel; // for reads of metadata and the device only
 	};
 	const std::vector<Case> cases = {
-		{ { "dev", "set" }, "missing DEV", false },
-		{ { "dev", "set", "algo", "dcqcn" }, "missing DEV before 'algo'", false },
-		{ { "dev", "set", "rxe0" }, "nothing to set for rxe0", false },
-		{ { "dev", "set", "rxe0", "ecn" }, "'ecn' needs a value", false },
-		{ { "dev", "set", "rxe0", "rp_gd" }, "parameter 'rp_gd' needs a value", false },
-		{ { "dev", "set", "rxe0", "ecn", "maybe" }, "ecn: 'maybe' is not on or off", false },
-		{ { "dev", "set", "rxe0", "ecn", "on", "ecn", "off" }, "'ecn' is given twice", false },
-		{ { "dev", "set", "rxe0", "line_rate", "fast" }, "line_rate: 'fast' is not a rate", false },
-		{ { "dev", "set", "rxe0", "line_rate", "10GB" },
-		  "line_rate: '10GB' is not a rate: rates are in bits, 'B' is bytes (examples: 100M, "
-		  "2.5Gbit, 400kbit/s)",
-		  false },
-		{ { "dev", "set", "rxe0", "line_rate", "10GBps" }, "rates are in bits, 'Bps' is bytes", false },
-		{ { "dev", "set", "rxe0", "base_rtt", "100" },
-		  "base_rtt: '100' is not a time: it needs a unit, ns, us, ms or s", false },
-		{ { "dev", "set", "rxe0", "ack_every", "-1" }, "ack_every: '-1' is not a number", false },
-		{ { "dev", "set", "rxe0", "cnp_dscp", "64" }, "cnp_dscp: 64 is out of range 0..63", false },
-		{ { "dev", "set", "rxe0", "ack_dscp", "99" }, "ack_dscp: 99 is out of range 0..63 (or own)",
-		  false },
-		{ { "dev", "set", "rxe0", "ack_dscp", "x" }, "expected a DSCP, 0..63, or own", false },
-		{ { "dev", "set", "rxe0", "algo", "dcqn" },
-		  "unknown algorithm 'dcqn'; did you mean 'dcqcn'?; available: none, fixed, dcqcn", true },
-		{ { "dev", "set", "rxe0", "rp_bogus", "1" },
-		  "algorithm 'dcqcn' has no parameter 'rp_bogus' (parameters apply to the default "
-		  "algorithm of rxe0; name another with 'algo NAME'); its parameters: rp_clamp_tgt_rate, "
-		  "rp_time_reset,",
-		  true },
-		{ { "dev", "set", "rxe0", "rp_ai_rate", "1" }, "did you mean 'rp_ai_rate_kbps'?", true },
-		{ { "dev", "set", "rxe0", "algo", "fixed", "rp_gd", "11" },
-		  "algorithm 'fixed' has no parameter 'rp_gd'; its parameters: rate_kbps, window_bytes",
-		  true },
-		{ { "dev", "set", "rxe0", "rp_ai_rate_kbps", "0" },
-		  "rp_ai_rate_kbps: 0 is out of range 1..2147483648 kbit/s", true },
-		{ { "dev", "set", "rxe0", "rp_ai_rate_kbps", "lots" },
-		  "rp_ai_rate_kbps: 'lots' is not a rate", true },
-		{ { "dev", "set", "rxe0", "rp_gd", "17" }, "rp_gd: 17 is out of range 10..16 log2", true },
-		{ { "dev", "set", "rxe0", "rp_gd", "12", "ecn", "on", "rp_gd", "13" },
-		  "'rp_gd' is given twice", false },
-		{ { "dev", "set", "rxe0", "rp_time_reset", "20s" },
-		  "rp_time_reset: 20s (20000000) is out of range 1..10000000 us", true },
+		{{"dev", "set"}, "missing DEV", false},
+		{{"dev", "set", "algo", "dcqcn"}, "missing DEV before 'algo'", false},
+		{{"dev", "set", "rxe0"}, "nothing to set for rxe0", false},
+		{{"dev", "set", "rxe0", "ecn"}, "'ecn' needs a value", false},
+		{{"dev", "set", "rxe0", "rp_gd"}, "parameter 'rp_gd' needs a value", false},
+		{{"dev", "set", "rxe0", "ecn", "maybe"}, "ecn: 'maybe' is not on or off", false},
+		{{"dev", "set", "rxe0", "ecn", "on", "ecn", "off"}, "'ecn' is given twice", false},
+		{{"dev", "set", "rxe0", "line_rate", "fast"},
+	         "line_rate: 'fast' is not a rate",
+	         false},
+		{{"dev", "set", "rxe0", "line_rate", "10GB"},
+	         "line_rate: '10GB' is not a rate: rates are in bits, 'B' is bytes (examples: "
+	         "100M, "
+	         "2.5Gbit, 400kbit/s)",
+	         false},
+		{{"dev", "set", "rxe0", "line_rate", "10GBps"},
+	         "rates are in bits, 'Bps' is bytes",
+	         false},
+		{{"dev", "set", "rxe0", "base_rtt", "100"},
+	         "base_rtt: '100' is not a time: it needs a unit, ns, us, ms or s",
+	         false},
+		{{"dev", "set", "rxe0", "ack_every", "-1"},
+	         "ack_every: '-1' is not a number",
+	         false},
+		{{"dev", "set", "rxe0", "cnp_dscp", "64"},
+	         "cnp_dscp: 64 is out of range 0..63",
+	         false},
+		{{"dev", "set", "rxe0", "ack_dscp", "99"},
+	         "ack_dscp: 99 is out of range 0..63 (or own)",
+	         false},
+		{{"dev", "set", "rxe0", "ack_dscp", "x"}, "expected a DSCP, 0..63, or own", false},
+		{{"dev", "set", "rxe0", "algo", "dcqn"},
+	         "unknown algorithm 'dcqn'; did you mean 'dcqcn'?; available: none, fixed, dcqcn",
+	         true},
+		{{"dev", "set", "rxe0", "rp_bogus", "1"},
+	         "algorithm 'dcqcn' has no parameter 'rp_bogus' (parameters apply to the default "
+	         "algorithm of rxe0; name another with 'algo NAME'); its parameters: "
+	         "rp_clamp_tgt_rate, "
+	         "rp_time_reset,",
+	         true},
+		{{"dev", "set", "rxe0", "rp_ai_rate", "1"},
+	         "did you mean 'rp_ai_rate_kbps'?",
+	         true},
+		{{"dev", "set", "rxe0", "algo", "fixed", "rp_gd", "11"},
+	         "algorithm 'fixed' has no parameter 'rp_gd'; its parameters: rate_kbps, "
+	         "window_bytes",
+	         true},
+		{{"dev", "set", "rxe0", "rp_ai_rate_kbps", "0"},
+	         "rp_ai_rate_kbps: 0 is out of range 1..2147483648 kbit/s",
+	         true},
+		{{"dev", "set", "rxe0", "rp_ai_rate_kbps", "lots"},
+	         "rp_ai_rate_kbps: 'lots' is not a rate",
+	         true},
+		{{"dev", "set", "rxe0", "rp_gd", "17"},
+	         "rp_gd: 17 is out of range 10..16 log2",
+	         true},
+		{{"dev", "set", "rxe0", "rp_gd", "12", "ecn", "on", "rp_gd", "13"},
+	         "'rp_gd' is given twice",
+	         false},
+		{{"dev", "set", "rxe0", "rp_time_reset", "20s"},
+	         "rp_time_reset: 20s (20000000) is out of range 1..10000000 us",
+	         true},
 	};
 	for (const Case &c : cases)
 		expect_usage(c.args, c.msg, c.reaches_kernel);
@@ -663,38 +716,38 @@ TEST_F(Cli, DevSetRejectsBadInputBeforeSendingAndChangesNothing)
 
 TEST_F(Cli, DevSetDscpPrio)
 {
-	ASSERT_EQ(run({ "dev", "set", "rxe1", "dscp_prio", "26:5,48:6,0:1" }).code, 0);
+	ASSERT_EQ(run({"dev", "set", "rxe1", "dscp_prio", "26:5,48:6,0:1"}).code, 0);
 	std::array<std::uint8_t, 64> want{};
 	want[0] = 1;
 	want[26] = 5;
 	want[48] = 6;
 	EXPECT_EQ(k.devs[1].dscp_prio, want);
 	EXPECT_EQ(k.devs[0].dscp_prio, FakeDev::conventional_dscp_prio()) << "only rxe1";
-	EXPECT_NE(run({ "dev", "show", "rxe1" }).out.find("dscp_prio 0:1,26:5,48:6\n"),
-		  std::string::npos);
+	EXPECT_NE(run({"dev", "show", "rxe1"}).out.find("dscp_prio 0:1,26:5,48:6\n"),
+	          std::string::npos);
 	// empty, or none as 'dev show' prints it: every DSCP on priority 0
-	for (const char *empty : { "", "none" }) {
+	for (const char *empty : {"", "none"}) {
 		k.devs[1].dscp_prio = want;
-		ASSERT_EQ(run({ "dev", "set", "rxe1", "dscp_prio", empty }).code, 0) << empty;
+		ASSERT_EQ(run({"dev", "set", "rxe1", "dscp_prio", empty}).code, 0) << empty;
 		EXPECT_EQ(k.devs[1].dscp_prio, (std::array<std::uint8_t, 64>{})) << empty;
 	}
 	// with other settings, in one request
-	ASSERT_EQ(run({ "dev", "set", "rxe1", "ecn", "on", "dscp_prio", "26:3,48:6" }).code, 0);
+	ASSERT_EQ(run({"dev", "set", "rxe1", "ecn", "on", "dscp_prio", "26:3,48:6"}).code, 0);
 	EXPECT_EQ(k.devs[1].dscp_prio, FakeDev::conventional_dscp_prio());
 	EXPECT_EQ(k.devs[1].ecn, 1);
 
 	const std::vector<std::pair<std::string, std::string>> bad = {
-		{ "26:8", "dscp_prio: '26:8': priority 8 is not 0..7" },
-		{ "64:1", "dscp_prio: '64:1': DSCP 64 is not 0..63" },
-		{ "26:3,26:4", "dscp_prio: DSCP 26 is named twice" },
-		{ "26:3,", "dscp_prio: '' is not DSCP:PRIO (example: 26:3,48:6)" },
-		{ "26=3", "dscp_prio: '26=3' is not DSCP:PRIO" },
-		{ "all", "dscp_prio: 'all' is not DSCP:PRIO" },
+		{"26:8", "dscp_prio: '26:8': priority 8 is not 0..7"},
+		{"64:1", "dscp_prio: '64:1': DSCP 64 is not 0..63"},
+		{"26:3,26:4", "dscp_prio: DSCP 26 is named twice"},
+		{"26:3,", "dscp_prio: '' is not DSCP:PRIO (example: 26:3,48:6)"},
+		{"26=3", "dscp_prio: '26=3' is not DSCP:PRIO"},
+		{"all", "dscp_prio: 'all' is not DSCP:PRIO"},
 	};
 	const auto before = k.devs[1].dscp_prio;
 	const std::size_t sets = k.count(RXE_CC_CMD_DEV_SET);
 	for (const auto &[map, msg] : bad) {
-		RunResult r = run({ "dev", "set", "rxe1", "dscp_prio", map });
+		RunResult r = run({"dev", "set", "rxe1", "dscp_prio", map});
 		EXPECT_EQ(r.code, 2) << map;
 		EXPECT_NE(r.err.find("rxecc: " + msg), std::string::npos) << r.err;
 		EXPECT_EQ(r.connects, 0) << map << ": checked before the kernel is asked";
@@ -719,7 +772,7 @@ TEST_F(Cli, FakeKernelChecksTheDscpMapAsTheKernelDoes)
 	w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
 	std::uint8_t short_map[63] = {};
 	w.put_bytes(RXE_CC_A_DSCP_PRIO, short_map, sizeof(short_map));
-	s = k.request(GenlMsg{ RXE_CC_CMD_DEV_SET, w.bytes() }, false, r);
+	s = k.request(GenlMsg{RXE_CC_CMD_DEV_SET, w.bytes()}, false, r);
 	EXPECT_EQ(s.err, EINVAL);
 	EXPECT_EQ(k.devs[0].dscp_prio, FakeDev::conventional_dscp_prio());
 }
@@ -728,11 +781,11 @@ TEST_F(Cli, AWarningOfTheKernelGoesToStderrAndTheChangeStands)
 {
 	// 1 ms is shorter than one frame at 1 Mbit/s (8.75 ms): DCQCN accepts
 	// it and warns in the extended ACK of the success.
-	RunResult r = run({ "dev", "set", "rxe0", "line_rate", "1M", "rp_time_reset", "1ms" });
+	RunResult r = run({"dev", "set", "rxe0", "line_rate", "1M", "rp_time_reset", "1ms"});
 	EXPECT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(r.out, "");
 	EXPECT_EQ(r.err, "rxecc: warning: dev set rxe0: dcqcn: a period is shorter than one frame "
-			 "at the maximum rate\n");
+	                 "at the maximum rate\n");
 	EXPECT_EQ(k.devs[0].line_rate, 1000000u);
 	bool found = false;
 	for (const auto &[n, v] : k.devs[0].params["dcqcn"])
@@ -742,23 +795,26 @@ TEST_F(Cli, AWarningOfTheKernelGoesToStderrAndTheChangeStands)
 		}
 	EXPECT_TRUE(found);
 	// QP_SET warns the same way
-	r = run({ "qp", "set", "rxe0", "17", "algo", "dcqcn", "rp_time_reset", "2ms" });
+	r = run({"qp", "set", "rxe0", "17", "algo", "dcqcn", "rp_time_reset", "2ms"});
 	EXPECT_EQ(r.code, 0) << r.err;
-	EXPECT_EQ(r.err, "rxecc: warning: qp set rxe0 17: dcqcn: a period is shorter than one frame "
-			 "at the maximum rate\n");
+	EXPECT_EQ(r.err,
+	          "rxecc: warning: qp set rxe0 17: dcqcn: a period is shorter than one frame "
+	          "at the maximum rate\n");
 	// and a setting beyond doubt gets no warning
-	r = run({ "dev", "set", "rxe0", "rp_time_reset", "20ms" });
+	r = run({"dev", "set", "rxe0", "rp_time_reset", "20ms"});
 	EXPECT_EQ(r.code, 0);
 	EXPECT_EQ(r.err, "");
 }
 
 TEST_F(Cli, DevSetUnknownDeviceIsFoundBeforeWriting)
 {
-	RunResult r = run({ "dev", "set", "rxe7", "ecn", "on" });
+	RunResult r = run({"dev", "set", "rxe7", "ecn", "on"});
 	EXPECT_EQ(r.code, 1);
-	EXPECT_EQ(r.err.find("rxecc: device 'rxe7' not found; did you mean 'rxe0'?; rxe devices: rxe0, "
-			     "rxe1"),
-		  0u)
+	EXPECT_EQ(
+		r.err.find(
+			"rxecc: device 'rxe7' not found; did you mean 'rxe0'?; rxe devices: rxe0, "
+			"rxe1"),
+		0u)
 		<< r.err;
 	expect_no_writes();
 }
@@ -766,22 +822,23 @@ TEST_F(Cli, DevSetUnknownDeviceIsFoundBeforeWriting)
 TEST_F(Cli, DevSetPermissionDenied)
 {
 	k.admin = false;
-	RunResult r = run({ "dev", "set", "rxe0", "ecn", "off" });
+	RunResult r = run({"dev", "set", "rxe0", "ecn", "off"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err, "rxecc: dev set rxe0: permission denied: changing congestion control "
-			 "settings needs CAP_NET_ADMIN (run as root)\n");
+	                 "settings needs CAP_NET_ADMIN (run as root)\n");
 	EXPECT_EQ(k.devs[0].ecn, 1);
 	// Reads still work for everyone.
-	EXPECT_EQ(run({ "dev", "show" }).code, 0);
+	EXPECT_EQ(run({"dev", "show"}).code, 0);
 }
 
 TEST_F(Cli, DevSetKernelRejectionKeepsItsReason)
 {
 	// Each value is in range, but together setup() refuses them.
-	RunResult r = run({ "dev", "set", "rxe0", "rp_max_rate_kbps", "500", "rp_min_rate_kbps", "1000" });
+	RunResult r =
+		run({"dev", "set", "rxe0", "rp_max_rate_kbps", "500", "rp_min_rate_kbps", "1000"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err, "rxecc: dev set rxe0: dcqcn: rp_min_rate_kbps is above rp_max_rate_kbps "
-			 "(Invalid argument)\n");
+	                 "(Invalid argument)\n");
 	for (const auto &[n, v] : k.devs[0].params["dcqcn"]) {
 		if (n == "rp_max_rate_kbps") {
 			EXPECT_EQ(v, 0u) << "a rejected request changes nothing";
@@ -793,26 +850,27 @@ TEST_F(Cli, DevSetKernelRejectionKeepsItsReason)
 
 TEST_F(Cli, QpShowAll)
 {
-	RunResult r = run({ "qp", "show" });
+	RunResult r = run({"qp", "show"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	// bytes in flight and acknowledged and retransmitted packets, when
 	// the kernel reports them (QP 5 has no counters here)
-	EXPECT_EQ(r.out, "rxe0 qpn 17 algo dcqcn rate 8.5Gbit window none inflight 4KiB "
-			 "acked 123456789B retx 2\n"
-			 "    limited 1 rate_kbps 8500000 target_rate_kbps 10000000 alpha 0.2500 "
-			 "rate_cuts 3\n"
-			 "rxe0 qpn 18 algo fixed rate 100Mbit window 64KiB inflight 64KiB acked 1MiB "
-			 "retx 0\n"
-			 "    rate_kbps 100000 window_bytes 65536\n"
-			 "rxe1 qpn 5 algo none rate unpaced window none\n");
+	EXPECT_EQ(r.out,
+	          "rxe0 qpn 17 algo dcqcn rate 8.5Gbit window none inflight 4KiB "
+	          "acked 123456789B retx 2\n"
+	          "    limited 1 rate_kbps 8500000 target_rate_kbps 10000000 alpha 0.2500 "
+	          "rate_cuts 3\n"
+	          "rxe0 qpn 18 algo fixed rate 100Mbit window 64KiB inflight 64KiB acked 1MiB "
+	          "retx 0\n"
+	          "    rate_kbps 100000 window_bytes 65536\n"
+	          "rxe1 qpn 5 algo none rate unpaced window none\n");
 	EXPECT_EQ(k.count(RXE_CC_CMD_QP_GET), 2u); // one dump per device
 }
 
 TEST_F(Cli, QpShowOneDeviceAndOneQp)
 {
-	RunResult r = run({ "qp", "show", "rxe1" });
+	RunResult r = run({"qp", "show", "rxe1"});
 	EXPECT_EQ(r.out, "rxe1 qpn 5 algo none rate unpaced window none\n");
-	r = run({ "qp", "show", "rxe0", "0x12" });
+	r = run({"qp", "show", "rxe0", "0x12"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(r.out.find("rxe0 qpn 18 algo fixed"), 0u);
 	EXPECT_EQ(lines(r.out).size(), 2u);
@@ -823,15 +881,15 @@ TEST_F(Cli, QpShowOneDeviceAndOneQp)
 
 TEST_F(Cli, QpShowDetails)
 {
-	RunResult r = run({ "qp", "show", "rxe0", "17", "-d" });
+	RunResult r = run({"qp", "show", "rxe0", "17", "-d"});
 	ASSERT_EQ(r.code, 0);
 	EXPECT_NE(r.out.find("    parameters:\n        rp_clamp_tgt_rate 0 rp_time_reset 30000us"),
-		  std::string::npos)
+	          std::string::npos)
 		<< r.out;
 	EXPECT_NE(r.out.find("    counters:\n        cnp_rx 5 cnp_tx 0 ce_rx 0 pacer_waits 7 "
-			     "pacer_unused_us 12 rate_dec 3 rate_inc 1 retx_pkts 2\n"
-			     "        inflight_bytes 4096 acked_bytes 123456789\n"),
-		  std::string::npos)
+	                     "pacer_unused_us 12 rate_dec 3 rate_inc 1 retx_pkts 2\n"
+	                     "        inflight_bytes 4096 acked_bytes 123456789\n"),
+	          std::string::npos)
 		<< r.out;
 }
 
@@ -839,13 +897,13 @@ TEST_F(Cli, QpShowStateAsRepeatedTopLevelNests)
 {
 	// The header's reading of QP_GET: STATE nests at the top level.
 	k.state_in_names_nest = false;
-	RunResult r = run({ "qp", "show", "rxe0", "17" });
+	RunResult r = run({"qp", "show", "rxe0", "17"});
 	EXPECT_NE(r.out.find("alpha 0.2500"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, QpShowJson)
 {
-	RunResult r = run({ "-j", "qp", "show" });
+	RunResult r = run({"-j", "qp", "show"});
 	Json doc = parse(r.out);
 	ASSERT_EQ(doc.size(), 3u);
 	EXPECT_EQ(str(doc.at(0).at("dev")), "rxe0");
@@ -860,28 +918,28 @@ TEST_F(Cli, QpShowJson)
 	EXPECT_FALSE(doc.at(0).contains("stats"));
 	EXPECT_EQ(doc.at(2).at("state").size(), 0u);
 	EXPECT_FALSE(doc.at(2).contains("retx_pkts")) << "not reported, not 0";
-	RunResult d = run({ "-j", "-d", "qp", "show", "rxe0", "17" });
+	RunResult d = run({"-j", "-d", "qp", "show", "rxe0", "17"});
 	Json dd = parse(d.out);
 	EXPECT_EQ(u64(dd.at(0).at("params").at("rp_ai_rate_kbps")), 2000u);
 	EXPECT_EQ(u64(dd.at(0).at("stats").at("cnp_rx")), 5u);
 	EXPECT_EQ(dd.at(0).at("stats").size(), 10u);
-	EXPECT_EQ(run({ "-j", "qp", "show", "rxe1", "5" }).out.find("[{\"dev\":\"rxe1\",\"qpn\":5,"),
-		  0u);
+	EXPECT_EQ(run({"-j", "qp", "show", "rxe1", "5"}).out.find("[{\"dev\":\"rxe1\",\"qpn\":5,"),
+	          0u);
 	// No QPs: an empty list, and nothing at all for people.
 	k.devs[1].qps.clear();
-	EXPECT_EQ(run({ "-j", "qp", "show", "rxe1" }).out, "[]\n");
-	EXPECT_EQ(run({ "qp", "show", "rxe1" }).out, "");
+	EXPECT_EQ(run({"-j", "qp", "show", "rxe1"}).out, "[]\n");
+	EXPECT_EQ(run({"qp", "show", "rxe1"}).out, "");
 }
 
 TEST_F(Cli, QpNotFound)
 {
-	RunResult r = run({ "qp", "show", "rxe0", "99" });
+	RunResult r = run({"qp", "show", "rxe0", "99"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err, "rxecc: QP 99 not found on rxe0 (kernel: no QP 99 on rxe0)\n");
-	r = run({ "qp", "show", "rxe5", "99" });
+	r = run({"qp", "show", "rxe5", "99"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err.find("rxecc: device 'rxe5' not found"), 0u) << r.err;
-	r = run({ "qp", "show", "rxe5" });
+	r = run({"qp", "show", "rxe5"});
 	EXPECT_EQ(r.err.find("rxecc: device 'rxe5' not found"), 0u) << r.err;
 }
 
@@ -889,70 +947,73 @@ TEST_F(Cli, QpShowSkipsADeviceThatVanishes)
 {
 	// rxe1 disappears between the device dump and its QP dump.
 	k.before = [](FakeKernel &kk, std::uint8_t cmd) {
-		if (cmd == RXE_CC_CMD_QP_GET && kk.devs.size() == 2 && kk.count(RXE_CC_CMD_QP_GET) == 2)
+		if (cmd == RXE_CC_CMD_QP_GET && kk.devs.size() == 2 &&
+		    kk.count(RXE_CC_CMD_QP_GET) == 2)
 			kk.devs.pop_back();
 	};
-	RunResult r = run({ "qp", "show" });
+	RunResult r = run({"qp", "show"});
 	EXPECT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(lines(r.out).size(), 4u) << r.out;
 }
 
 TEST_F(Cli, QpSetSwitchesTheAlgorithm)
 {
-	RunResult r = run({ "qp", "set", "rxe0", "17", "algo", "fixed", "rate_kbps", "500Mbit" });
+	RunResult r = run({"qp", "set", "rxe0", "17", "algo", "fixed", "rate_kbps", "500Mbit"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(r.out, "");
 	const FakeQp &q = *k.devs[0].qp(17);
 	EXPECT_EQ(q.algo, "fixed");
-	EXPECT_EQ(q.params, (Values{ { "rate_kbps", 500000 }, { "window_bytes", 0 } }));
+	EXPECT_EQ(q.params, (Values{{"rate_kbps", 500000}, {"window_bytes", 0}}));
 	// The QP was looked up before the write.
 	ASSERT_GE(k.calls.size(), 2u);
 	EXPECT_EQ(k.calls[k.calls.size() - 2].cmd, RXE_CC_CMD_QP_GET);
 	EXPECT_EQ(k.calls.back().cmd, RXE_CC_CMD_QP_SET);
 	// Parameters in any order around 'algo'.
-	ASSERT_EQ(run({ "qp", "set", "rxe0", "18", "window_bytes", "4096", "algo", "fixed" }).code, 0);
+	ASSERT_EQ(run({"qp", "set", "rxe0", "18", "window_bytes", "4096", "algo", "fixed"}).code,
+	          0);
 	EXPECT_EQ(k.devs[0].qp(18)->params[1].second, 4096u);
 }
 
 TEST_F(Cli, QpSetRejectsBadInput)
 {
 	const Values before = k.devs[0].qp(17)->params;
-	expect_usage({ "qp", "set" }, "missing DEV");
-	expect_usage({ "qp", "set", "rxe0" }, "missing QPN");
-	expect_usage({ "qp", "set", "rxe0", "algo", "fixed" }, "missing QPN");
-	expect_usage({ "qp", "set", "algo", "fixed" }, "missing DEV");
-	expect_usage({ "qp", "set", "rxe0", "17" }, "missing 'algo NAME'");
-	expect_usage({ "qp", "set", "rxe0", "17", "rate_kbps", "5" }, "missing 'algo NAME'");
-	expect_usage({ "qp", "set", "rxe0", "x17", "algo", "fixed" }, "QPN: 'x17' is not a number");
-	expect_usage({ "qp", "set", "rxe0", "17", "algo" }, "'algo' needs a value");
-	expect_usage({ "qp", "set", "rxe0", "17", "algo", "fixed", "algo", "none" }, "'algo' is given twice");
-	expect_usage({ "qp", "set", "rxe0", "17", "algo", "fast" }, "unknown algorithm 'fast'", true);
-	expect_usage({ "qp", "set", "rxe0", "17", "algo", "fixed", "rate", "5" },
-		     "algorithm 'fixed' has no parameter 'rate'; did you mean 'rate_kbps'?; its "
-		     "parameters: rate_kbps, window_bytes",
-		     true);
-	expect_usage({ "qp", "set", "rxe0", "17", "algo", "fixed", "rate_kbps", "0" },
-		     "rate_kbps: 0 is out of range 1..2147483648 kbit/s", true);
-	expect_usage({ "qp", "set", "rxe0", "17", "algo", "none", "rate_kbps", "5" },
-		     "algorithm 'none' has no parameters, so 'rate_kbps' cannot be set", true);
+	expect_usage({"qp", "set"}, "missing DEV");
+	expect_usage({"qp", "set", "rxe0"}, "missing QPN");
+	expect_usage({"qp", "set", "rxe0", "algo", "fixed"}, "missing QPN");
+	expect_usage({"qp", "set", "algo", "fixed"}, "missing DEV");
+	expect_usage({"qp", "set", "rxe0", "17"}, "missing 'algo NAME'");
+	expect_usage({"qp", "set", "rxe0", "17", "rate_kbps", "5"}, "missing 'algo NAME'");
+	expect_usage({"qp", "set", "rxe0", "x17", "algo", "fixed"}, "QPN: 'x17' is not a number");
+	expect_usage({"qp", "set", "rxe0", "17", "algo"}, "'algo' needs a value");
+	expect_usage({"qp", "set", "rxe0", "17", "algo", "fixed", "algo", "none"},
+	             "'algo' is given twice");
+	expect_usage({"qp", "set", "rxe0", "17", "algo", "fast"}, "unknown algorithm 'fast'", true);
+	expect_usage({"qp", "set", "rxe0", "17", "algo", "fixed", "rate", "5"},
+	             "algorithm 'fixed' has no parameter 'rate'; did you mean 'rate_kbps'?; its "
+	             "parameters: rate_kbps, window_bytes",
+	             true);
+	expect_usage({"qp", "set", "rxe0", "17", "algo", "fixed", "rate_kbps", "0"},
+	             "rate_kbps: 0 is out of range 1..2147483648 kbit/s", true);
+	expect_usage({"qp", "set", "rxe0", "17", "algo", "none", "rate_kbps", "5"},
+	             "algorithm 'none' has no parameters, so 'rate_kbps' cannot be set", true);
 	EXPECT_EQ(k.devs[0].qp(17)->algo, "dcqcn");
 	EXPECT_EQ(k.devs[0].qp(17)->params, before);
 }
 
 TEST_F(Cli, QpSetErrorsFromTheKernel)
 {
-	RunResult r = run({ "qp", "set", "rxe0", "99", "algo", "fixed" });
+	RunResult r = run({"qp", "set", "rxe0", "99", "algo", "fixed"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err, "rxecc: QP 99 not found on rxe0 (kernel: no QP 99 on rxe0)\n");
-	r = run({ "qp", "set", "rxe3", "1", "algo", "fixed" });
+	r = run({"qp", "set", "rxe3", "1", "algo", "fixed"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err.find("rxecc: device 'rxe3' not found"), 0u) << r.err;
 	expect_no_writes();
 	k.admin = false;
-	r = run({ "qp", "set", "rxe0", "17", "algo", "none" });
+	r = run({"qp", "set", "rxe0", "17", "algo", "none"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err, "rxecc: qp set rxe0 17: permission denied: changing congestion control "
-			 "settings needs CAP_NET_ADMIN (run as root)\n");
+	                 "settings needs CAP_NET_ADMIN (run as root)\n");
 	EXPECT_EQ(k.devs[0].qp(17)->algo, "dcqcn");
 }
 
@@ -960,15 +1021,17 @@ TEST_F(Cli, QpShowOfAnUnknownDevice)
 {
 	// The kernel answers a QP dump of an unknown name with nothing; rxecc
 	// asks for the device before saying so.
-	RunResult r = run({ "qp", "show", "rxe9" });
+	RunResult r = run({"qp", "show", "rxe9"});
 	EXPECT_EQ(r.code, 1);
-	EXPECT_EQ(r.err.find("rxecc: device 'rxe9' not found; did you mean 'rxe0'?; rxe devices: rxe0, "
-			     "rxe1"),
-		  0u)
+	EXPECT_EQ(
+		r.err.find(
+			"rxecc: device 'rxe9' not found; did you mean 'rxe0'?; rxe devices: rxe0, "
+			"rxe1"),
+		0u)
 		<< r.err;
 	// A device without QPs is not an error.
 	k.devs[1].qps.clear();
-	r = run({ "qp", "show", "rxe1" });
+	r = run({"qp", "show", "rxe1"});
 	EXPECT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(r.out, "");
 }
@@ -976,10 +1039,11 @@ TEST_F(Cli, QpShowOfAnUnknownDevice)
 TEST_F(Cli, QpSetOnAQpWithoutCongestionControl)
 {
 	k.devs[1].qps[0].rc = false;
-	RunResult r = run({ "qp", "set", "rxe1", "5", "algo", "fixed" });
+	RunResult r = run({"qp", "set", "rxe1", "5", "algo", "fixed"});
 	EXPECT_EQ(r.code, 1);
-	EXPECT_EQ(r.err, "rxecc: qp set rxe1 5: congestion control runs on RC QPs only (Operation not "
-			 "supported)\n");
+	EXPECT_EQ(r.err,
+	          "rxecc: qp set rxe1 5: congestion control runs on RC QPs only (Operation not "
+	          "supported)\n");
 }
 
 TEST_F(Cli, KernelNotFoundThatIsNeitherDeviceNorQp)
@@ -990,29 +1054,34 @@ TEST_F(Cli, KernelNotFoundThatIsNeitherDeviceNorQp)
 		if (cmd == RXE_CC_CMD_QP_SET)
 			kk.algos.pop_back();
 	};
-	RunResult r = run({ "qp", "set", "rxe0", "17", "algo", "dcqcn" });
+	RunResult r = run({"qp", "set", "rxe0", "17", "algo", "dcqcn"});
 	EXPECT_EQ(r.code, 1);
-	EXPECT_EQ(r.err, "rxecc: qp set rxe0 17: unknown algorithm dcqcn (see cc_available) (No such "
-			 "file or directory)\n");
+	EXPECT_EQ(r.err,
+	          "rxecc: qp set rxe0 17: unknown algorithm dcqcn (see cc_available) (No such "
+	          "file or directory)\n");
 }
 
 TEST_F(Cli, DeviceLimitsAreCheckedBeforeSending)
 {
-	expect_usage({ "dev", "set", "rxe0", "line_rate", "900G" },
-		     "line_rate: 900G is out of range 1Mbit..800Gbit (or 0 or auto for the netdev's speed)");
-	expect_usage({ "dev", "set", "rxe0", "line_rate", "999k" }, "line_rate: 999k is out of range");
-	expect_usage({ "dev", "set", "rxe0", "base_rtt", "10.001s" },
-		     "base_rtt: 10.001s is out of range 0..10s");
-	expect_usage({ "dev", "set", "rxe0", "ack_every", "1025" }, "ack_every: 1025 is out of range 0..1024");
-	expect_usage({ "dev", "set", std::string(64, 'r'), "ecn", "on" },
-		     "is too long (at most 63 characters)");
-	expect_usage({ "qp", "show", std::string(70, 'x') }, "is too long");
+	expect_usage({"dev", "set", "rxe0", "line_rate", "900G"},
+	             "line_rate: 900G is out of range 1Mbit..800Gbit (or 0 or auto for the "
+	             "netdev's speed)");
+	expect_usage({"dev", "set", "rxe0", "line_rate", "999k"},
+	             "line_rate: 999k is out of range");
+	expect_usage({"dev", "set", "rxe0", "base_rtt", "10.001s"},
+	             "base_rtt: 10.001s is out of range 0..10s");
+	expect_usage({"dev", "set", "rxe0", "ack_every", "1025"},
+	             "ack_every: 1025 is out of range 0..1024");
+	expect_usage({"dev", "set", std::string(64, 'r'), "ecn", "on"},
+	             "is too long (at most 63 characters)");
+	expect_usage({"qp", "show", std::string(70, 'x')}, "is too long");
 	// The limits themselves are accepted.
-	ASSERT_EQ(run({ "dev", "set", "rxe0", "line_rate", "800G", "base_rtt", "10s", "ack_every", "1024" })
-			  .code,
-		  0);
+	ASSERT_EQ(run({"dev", "set", "rxe0", "line_rate", "800G", "base_rtt", "10s", "ack_every",
+	               "1024"})
+	                  .code,
+	          0);
 	EXPECT_EQ(k.devs[0].line_rate, 800000000000u);
-	ASSERT_EQ(run({ "dev", "set", "rxe0", "line_rate", "1M" }).code, 0);
+	ASSERT_EQ(run({"dev", "set", "rxe0", "line_rate", "1M"}).code, 0);
 	EXPECT_EQ(k.devs[0].line_rate, 1000000u);
 }
 
@@ -1020,20 +1089,20 @@ TEST_F(Cli, DeviceLimitsAreCheckedBeforeSending)
 
 TEST_F(Cli, StatsSnapshot)
 {
-	RunResult r = run({ "stats", "rxe0" });
+	RunResult r = run({"stats", "rxe0"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(r.out, "rxe0:\n"
-			 "    cnp_sent      100\n"
-			 "    cnp_received  40\n"
-			 "    pacer_waits   7\n");
+	                 "    cnp_sent      100\n"
+	                 "    cnp_received  40\n"
+	                 "    pacer_waits   7\n");
 	EXPECT_FALSE(k.calls.back().dump);
-	RunResult all = run({ "stats" });
+	RunResult all = run({"stats"});
 	EXPECT_NE(all.out.find("\n\nrxe1:\n    cnp_sent      0\n"), std::string::npos) << all.out;
 	EXPECT_TRUE(k.calls.back().dump);
-	Json doc = parse(run({ "-j", "stats" }).out);
+	Json doc = parse(run({"-j", "stats"}).out);
 	EXPECT_EQ(str(doc.at(1).at("dev")), "rxe1");
 	EXPECT_EQ(u64(doc.at(0).at("stats").at("cnp_received")), 40u);
-	EXPECT_EQ(run({ "stats", "nope" }).code, 1);
+	EXPECT_EQ(run({"stats", "nope"}).code, 1);
 }
 
 TEST_F(Cli, StatsWatchPrintsRatesPerSecond)
@@ -1045,17 +1114,17 @@ TEST_F(Cli, StatsWatchPrintsRatesPerSecond)
 		kk.devs[0].stats[0].second += 50;
 		kk.devs[0].stats[2].second += 1;
 	};
-	RunResult r = run({ "stats", "rxe0", "-w", "2", "-c", "2" });
+	RunResult r = run({"stats", "rxe0", "-w", "2", "-c", "2"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(r.out, "rxe0: per second over 2s\n"
-			 "    cnp_sent      25\n"
-			 "    cnp_received  0\n"
-			 "    pacer_waits   0.5\n"
-			 "rxe0: per second over 2s\n"
-			 "    cnp_sent      25\n"
-			 "    cnp_received  0\n"
-			 "    pacer_waits   0.5\n");
-	EXPECT_EQ(clock.sleeps, (std::vector<std::uint64_t>{ 3000000000ULL, 5000000000ULL }));
+	                 "    cnp_sent      25\n"
+	                 "    cnp_received  0\n"
+	                 "    pacer_waits   0.5\n"
+	                 "rxe0: per second over 2s\n"
+	                 "    cnp_sent      25\n"
+	                 "    cnp_received  0\n"
+	                 "    pacer_waits   0.5\n");
+	EXPECT_EQ(clock.sleeps, (std::vector<std::uint64_t>{3000000000ULL, 5000000000ULL}));
 	EXPECT_TRUE(clock.signals_caught);
 	EXPECT_EQ(k.count(RXE_CC_CMD_STATS_GET), 3u);
 }
@@ -1066,7 +1135,7 @@ TEST_F(Cli, StatsWatchJsonAndCounterReset)
 		if (cmd == RXE_CC_CMD_STATS_GET && kk.count(RXE_CC_CMD_STATS_GET) == 2)
 			kk.devs[0].stats[0].second = 10; // the module was reloaded
 	};
-	RunResult r = run({ "-j", "stats", "rxe0", "-w", "500ms", "-c", "1" });
+	RunResult r = run({"-j", "stats", "rxe0", "-w", "500ms", "-c", "1"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	Json doc = parse(r.out);
 	EXPECT_EQ(str(doc.at("dev")), "rxe0");
@@ -1075,14 +1144,15 @@ TEST_F(Cli, StatsWatchJsonAndCounterReset)
 	EXPECT_EQ(u64(doc.at("per_second").at("cnp_sent")), 20u); // 10 since the reset, in 0.5 s
 	EXPECT_EQ(u64(doc.at("per_second").at("cnp_received")), 0u);
 	// integers stay integers: what scripts read of this line
-	EXPECT_NE(r.out.find("\"per_second\":{\"cnp_sent\":20,\"cnp_received\":0,"), std::string::npos)
+	EXPECT_NE(r.out.find("\"per_second\":{\"cnp_sent\":20,\"cnp_received\":0,"),
+	          std::string::npos)
 		<< r.out;
 }
 
 TEST_F(Cli, StatsWatchStopsOnInterrupt)
 {
 	clock.interrupt_at = 3;
-	RunResult r = run({ "stats", "rxe0", "-w", "1" });
+	RunResult r = run({"stats", "rxe0", "-w", "1"});
 	EXPECT_EQ(r.code, 0);
 	EXPECT_EQ(lines(r.out).size(), 8u); // two reports before Ctrl-C
 }
@@ -1090,21 +1160,21 @@ TEST_F(Cli, StatsWatchStopsOnInterrupt)
 TEST_F(Cli, StatsWatchSkipsTicksMissedBySlowReplies)
 {
 	clock.request_ns = 2500000000ULL; // every request takes 2.5 s
-	RunResult r = run({ "stats", "rxe0", "-w", "1", "-c", "2" });
+	RunResult r = run({"stats", "rxe0", "-w", "1", "-c", "2"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	// t0 = 3.5 s after the first request; ticks at 4.5, then the next one
 	// after 7 s (end of the second request) is 7.5.
-	EXPECT_EQ(clock.sleeps, (std::vector<std::uint64_t>{ 4500000000ULL, 7500000000ULL }));
+	EXPECT_EQ(clock.sleeps, (std::vector<std::uint64_t>{4500000000ULL, 7500000000ULL}));
 	EXPECT_NE(r.out.find("per second over 3.5s"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, StatsOptionErrors)
 {
-	expect_usage({ "stats", "-c", "3" }, "-c needs -w SECONDS");
-	expect_usage({ "stats", "-w", "0" }, "-w: the period must be longer than 0");
-	expect_usage({ "stats", "-w", "soon" }, "-w: 'soon' is not a time");
-	expect_usage({ "stats", "-w", "1", "-c", "0" }, "-c: COUNT must be at least 1");
-	expect_usage({ "stats", "rxe0", "rxe1" }, "unexpected argument 'rxe1'");
+	expect_usage({"stats", "-c", "3"}, "-c needs -w SECONDS");
+	expect_usage({"stats", "-w", "0"}, "-w: the period must be longer than 0");
+	expect_usage({"stats", "-w", "soon"}, "-w: 'soon' is not a time");
+	expect_usage({"stats", "-w", "1", "-c", "0"}, "-c: COUNT must be at least 1");
+	expect_usage({"stats", "rxe0", "rxe1"}, "unexpected argument 'rxe1'");
 }
 
 // ------------------------------------------------------------ monitor
@@ -1119,34 +1189,35 @@ TEST_F(Cli, MonitorWritesACsvTimeSeries)
 			kk.devs[0].qps[0].state[1].second -= 1000000;
 		}
 	};
-	RunResult r = run({ "monitor", "-c", "3", "-i", "100" });
+	RunResult r = run({"monitor", "-c", "3", "-i", "100"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_EQ(l.size(), 1u + 3u * 3u) << r.out;
 	// the fixed columns, the QP counters, the state of every algorithm
-	EXPECT_EQ(l[0], "time_ns,dev,qpn,algo,rate_bps,window_bytes,cnp_rx,cnp_tx,ce_rx,pacer_waits,"
-			"pacer_unused_us,rate_dec,rate_inc,retx_pkts,inflight_bytes,acked_bytes,"
-			"fixed.rate_kbps,fixed.window_bytes,dcqcn.limited,dcqcn.rate_kbps,"
-			"dcqcn.target_rate_kbps,dcqcn.alpha,dcqcn.rate_cuts");
+	EXPECT_EQ(l[0],
+	          "time_ns,dev,qpn,algo,rate_bps,window_bytes,cnp_rx,cnp_tx,ce_rx,pacer_waits,"
+	          "pacer_unused_us,rate_dec,rate_inc,retx_pkts,inflight_bytes,acked_bytes,"
+	          "fixed.rate_kbps,fixed.window_bytes,dcqcn.limited,dcqcn.rate_kbps,"
+	          "dcqcn.target_rate_kbps,dcqcn.alpha,dcqcn.rate_cuts");
 	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,7500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
-			"7500000,10000000,16384,3");
+	                "7500000,10000000,16384,3");
 	EXPECT_EQ(l[2], "1000000000,rxe0,18,fixed,100000000,65536,0,0,0,0,0,0,0,0,65536,1048576,"
-			"100000,65536,,,,,");
+	                "100000,65536,,,,,");
 	// counters the kernel did not report are empty, not 0
 	EXPECT_EQ(l[3], "1000000000,rxe1,5,none,0,0,,,,,,,,,,,,,,,,,");
 	EXPECT_EQ(l[4], "1100000000,rxe0,17,dcqcn,6500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
-			"6500000,10000000,16384,3");
+	                "6500000,10000000,16384,3");
 	EXPECT_EQ(l[7], "1200000000,rxe0,17,dcqcn,5500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
-			"5500000,10000000,16384,3");
+	                "5500000,10000000,16384,3");
 	EXPECT_EQ(clock.sleeps,
-		  (std::vector<std::uint64_t>{ 1000000000ULL, 1100000000ULL, 1200000000ULL }));
+	          (std::vector<std::uint64_t>{1000000000ULL, 1100000000ULL, 1200000000ULL}));
 	EXPECT_TRUE(clock.signals_caught);
 	expect_no_writes();
 }
 
 TEST_F(Cli, MonitorOneDeviceForADuration)
 {
-	RunResult r = run({ "monitor", "rxe1", "-t", "1", "-i", "250" });
+	RunResult r = run({"monitor", "rxe1", "-t", "1", "-i", "250"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_EQ(l.size(), 5u) << r.out; // polls at 0, 250, 500, 750 ms
@@ -1157,7 +1228,7 @@ TEST_F(Cli, MonitorOneDeviceForADuration)
 TEST_F(Cli, MonitorToAFile)
 {
 	std::string path = ::testing::TempDir() + "/rxecc_monitor_test.csv";
-	RunResult r = run({ "monitor", "rxe0", "-c", "1", "-o", path });
+	RunResult r = run({"monitor", "rxe0", "-c", "1", "-o", path});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(r.out, "");
 	std::ifstream f(path);
@@ -1165,62 +1236,64 @@ TEST_F(Cli, MonitorToAFile)
 	ss << f.rdbuf();
 	EXPECT_EQ(lines(ss.str()).size(), 3u) << ss.str();
 	EXPECT_EQ(ss.str().find("time_ns,dev,qpn,"), 0u);
-	RunResult bad = run({ "monitor", "-c", "1", "-o", "/nonexistent/dir/x.csv" });
+	RunResult bad = run({"monitor", "-c", "1", "-o", "/nonexistent/dir/x.csv"});
 	EXPECT_EQ(bad.code, 1);
-	EXPECT_EQ(bad.err, "rxecc: cannot write '/nonexistent/dir/x.csv': No such file or directory\n");
+	EXPECT_EQ(bad.err,
+	          "rxecc: cannot write '/nonexistent/dir/x.csv': No such file or directory\n");
 }
 
 TEST_F(Cli, MonitorWithEvents)
 {
 	// An event carries the QP's state and counters at its time.
 	k.events.emplace_back(1050000000ULL,
-			      FakeKernel::rate_event("rxe0", 17, "dcqcn", 4000000000ULL, 0, 1049000000ULL,
-						     RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT,
-						     { { "limited", 1 },
-						       { "rate_kbps", 4000000 },
-						       { "target_rate_kbps", 8500000 },
-						       { "alpha", 20000 },
-						       { "rate_cuts", 4 } },
-						     { { "cnp_rx", 6 },
-						       { "cnp_tx", 0 },
-						       { "ce_rx", 0 },
-						       { "pacer_waits", 9 },
-						       { "pacer_unused_us", 12 },
-						       { "rate_dec", 4 },
-						       { "rate_inc", 1 },
-						       { "retx_pkts", 2 },
-						       { "inflight_bytes", 8192 },
-						       { "acked_bytes", 123500000 } }));
-	k.events.emplace_back(1060000000ULL,
-			      FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 1059000000ULL, 1U << 7));
+	                      FakeKernel::rate_event("rxe0", 17, "dcqcn", 4000000000ULL, 0,
+	                                             1049000000ULL,
+	                                             RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT,
+	                                             {{"limited", 1},
+	                                              {"rate_kbps", 4000000},
+	                                              {"target_rate_kbps", 8500000},
+	                                              {"alpha", 20000},
+	                                              {"rate_cuts", 4}},
+	                                             {{"cnp_rx", 6},
+	                                              {"cnp_tx", 0},
+	                                              {"ce_rx", 0},
+	                                              {"pacer_waits", 9},
+	                                              {"pacer_unused_us", 12},
+	                                              {"rate_dec", 4},
+	                                              {"rate_inc", 1},
+	                                              {"retx_pkts", 2},
+	                                              {"inflight_bytes", 8192},
+	                                              {"acked_bytes", 123500000}}));
+	k.events.emplace_back(1060000000ULL, FakeKernel::rate_event("rxe1", 5, "none", 0, 0,
+	                                                            1059000000ULL, 1U << 7));
 	// an event of a kernel that sends neither: those columns stay empty
 	k.events.emplace_back(1070000000ULL,
-			      FakeKernel::rate_event("rxe0", 18, "fixed", 1000000, 0, 1069000000ULL,
-						     RXE_CC_EVENT_RATE_DEC));
-	RunResult r = run({ "monitor", "rxe0", "-e", "-c", "2", "-i", "100" });
+	                      FakeKernel::rate_event("rxe0", 18, "fixed", 1000000, 0, 1069000000ULL,
+	                                             RXE_CC_EVENT_RATE_DEC));
+	RunResult r = run({"monitor", "rxe0", "-e", "-c", "2", "-i", "100"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_TRUE(k.subscribed);
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_EQ(l.size(), 1u + 2u + 2u + 2u) << r.out;
 	EXPECT_EQ(l[0].substr(l[0].size() - 22), ",dcqcn.rate_cuts,event");
 	EXPECT_EQ(l[1], "1000000000,rxe0,17,dcqcn,8500000000,0,5,0,0,7,12,3,1,2,4096,123456789,,,1,"
-			"8500000,10000000,16384,3,");
+	                "8500000,10000000,16384,3,");
 	// The event rows between the polls; rxe1's event is filtered out.
 	EXPECT_EQ(l[3], "1049000000,rxe0,17,dcqcn,4000000000,0,6,0,0,9,12,4,1,2,8192,123500000,,,1,"
-			"4000000,8500000,20000,4,rate_dec|limit");
+	                "4000000,8500000,20000,4,rate_dec|limit");
 	EXPECT_EQ(l[4], "1069000000,rxe0,18,fixed,1000000,0,,,,,,,,,,,,,,,,,,rate_dec");
 	EXPECT_EQ(l[5].substr(0, 11), "1100000000,");
 	// Unknown bits are shown in hex.
-	k.events.emplace_back(clock.now + 1,
-			      FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 7, RXE_CC_EVENT_RELEASE | 0x40));
-	r = run({ "monitor", "-e", "-c", "2", "-i", "100" });
+	k.events.emplace_back(clock.now + 1, FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 7,
+	                                                            RXE_CC_EVENT_RELEASE | 0x40));
+	r = run({"monitor", "-e", "-c", "2", "-i", "100"});
 	EXPECT_NE(r.out.find(",release|0x40\n"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, MonitorStopsOnInterruptAndOnErrors)
 {
 	clock.interrupt_at = 2;
-	RunResult r = run({ "monitor" });
+	RunResult r = run({"monitor"});
 	EXPECT_EQ(r.code, 0);
 	EXPECT_EQ(lines(r.out).size(), 4u); // header, one poll
 	// The device goes away while monitored.
@@ -1231,7 +1304,7 @@ TEST_F(Cli, MonitorStopsOnInterruptAndOnErrors)
 		if (cmd == RXE_CC_CMD_QP_GET && kk.count(RXE_CC_CMD_QP_GET) == 2)
 			kk.devs.erase(kk.devs.begin());
 	};
-	r = run({ "monitor", "rxe0", "-c", "5" });
+	r = run({"monitor", "rxe0", "-c", "5"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.err.find("rxecc: device 'rxe0' not found"), 0u) << r.err;
 	EXPECT_EQ(lines(r.out).size(), 3u);
@@ -1239,13 +1312,13 @@ TEST_F(Cli, MonitorStopsOnInterruptAndOnErrors)
 
 TEST_F(Cli, MonitorOptionErrors)
 {
-	expect_usage({ "monitor", "-c", "1", "-t", "1" }, "-c and -t exclude each other");
-	expect_usage({ "monitor", "-i", "0" }, "-i: the interval must be longer than 0");
-	expect_usage({ "monitor", "-i", "fast" }, "-i: 'fast' is not a time");
-	expect_usage({ "monitor", "-t", "0" }, "-t: the duration must be longer than 0");
-	expect_usage({ "monitor", "-c", "many" }, "-c: 'many' is not a number");
-	expect_usage({ "monitor", "rxe0", "rxe1" }, "unexpected argument 'rxe1'");
-	RunResult r = run({ "monitor", "rxe8", "-c", "1" });
+	expect_usage({"monitor", "-c", "1", "-t", "1"}, "-c and -t exclude each other");
+	expect_usage({"monitor", "-i", "0"}, "-i: the interval must be longer than 0");
+	expect_usage({"monitor", "-i", "fast"}, "-i: 'fast' is not a time");
+	expect_usage({"monitor", "-t", "0"}, "-t: the duration must be longer than 0");
+	expect_usage({"monitor", "-c", "many"}, "-c: 'many' is not a number");
+	expect_usage({"monitor", "rxe0", "rxe1"}, "unexpected argument 'rxe1'");
+	RunResult r = run({"monitor", "rxe8", "-c", "1"});
 	EXPECT_EQ(r.code, 1);
 	EXPECT_EQ(r.out, "") << "no header for a device that does not exist";
 }
@@ -1253,7 +1326,7 @@ TEST_F(Cli, MonitorOptionErrors)
 TEST_F(Cli, MonitorIntervalWithUnitAndSlowKernel)
 {
 	clock.request_ns = 150000000ULL; // 150 ms per request, polling every 100 ms
-	RunResult r = run({ "monitor", "rxe1", "-c", "3", "-i", "100ms" });
+	RunResult r = run({"monitor", "rxe1", "-c", "3", "-i", "100ms"});
 	ASSERT_EQ(r.code, 0);
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_EQ(l.size(), 4u);
@@ -1261,7 +1334,7 @@ TEST_F(Cli, MonitorIntervalWithUnitAndSlowKernel)
 	// poll ends 150 ms after its tick and the next tick is the first one
 	// after that.
 	EXPECT_EQ(clock.sleeps,
-		  (std::vector<std::uint64_t>{ 1300000000ULL, 1500000000ULL, 1700000000ULL }));
+	          (std::vector<std::uint64_t>{1300000000ULL, 1500000000ULL, 1700000000ULL}));
 	EXPECT_EQ(l[1].substr(0, 11), "1450000000,");
 }
 

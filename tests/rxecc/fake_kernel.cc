@@ -3,19 +3,22 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <fstream>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <rdma/rxe_cc.h>
-#include <fstream>
 #include <sstream>
 
-namespace rxecc::test {
+namespace rxecc::test
+{
 
-namespace {
+namespace
+{
 
 // A message built with libnl; take() returns its attributes.
-class Builder {
+class Builder
+{
 public:
 	Builder() : m_(nlmsg_alloc()) {}
 	~Builder() { nlmsg_free(m_); }
@@ -37,7 +40,7 @@ public:
 	void end(struct nlattr *n) { nla_nest_end(m_, n); }
 
 	void named_values(int list, int item, int name_attr, int value_attr, const Values &vals,
-			  bool u64, int pad)
+	                  bool u64, int pad)
 	{
 		struct nlattr *l = nest(list);
 		for (const auto &[name, value] : vals) {
@@ -73,7 +76,7 @@ struct Err {
 
 Err einval(std::string msg)
 {
-	return { EINVAL, std::move(msg) };
+	return {EINVAL, std::move(msg)};
 }
 
 // Walks the attributes at `data` as the kernel's strict validation does:
@@ -89,7 +92,7 @@ Err strict(void *data, int len, const std::map<int, char> &kinds, const char *wh
 		auto k = kinds.find(type);
 		if (k == kinds.end())
 			return einval(std::string(where) + ": unknown attribute type " +
-				      std::to_string(type));
+			              std::to_string(type));
 		int n = nla_len(a);
 		const char *p = static_cast<const char *>(nla_data(a));
 		bool ok = true;
@@ -97,16 +100,27 @@ Err strict(void *data, int len, const std::map<int, char> &kinds, const char *wh
 		case 's':
 			ok = n >= 1 && p[n - 1] == '\0' && n <= RXE_CC_NAME_MAX * 2;
 			break;
-		case '1': ok = n == 1; break;
-		case '4': ok = n == 4; break;
-		case '8': ok = n == 8; break;
-		case 'n': ok = (a->nla_type & NLA_F_NESTED) != 0; break;
-		case 'm': ok = n == RXE_CC_DSCPS; break; // NLA_POLICY_EXACT_LEN
-		default: break;
+		case '1':
+			ok = n == 1;
+			break;
+		case '4':
+			ok = n == 4;
+			break;
+		case '8':
+			ok = n == 8;
+			break;
+		case 'n':
+			ok = (a->nla_type & NLA_F_NESTED) != 0;
+			break;
+		case 'm':
+			ok = n == RXE_CC_DSCPS;
+			break; // NLA_POLICY_EXACT_LEN
+		default:
+			break;
 		}
 		if (!ok)
 			return einval(std::string(where) + ": attribute " + std::to_string(type) +
-				      " has a bad length or lacks NLA_F_NESTED");
+			              " has a bad length or lacks NLA_F_NESTED");
 		a = nla_next(a, &rem);
 	}
 	if (rem != 0)
@@ -128,28 +142,28 @@ Err parse(const GenlMsg &g, Request &r)
 	r.buf = g.attrs;
 	r.buf.resize(r.buf.size() + 4); // room for libnl to read safely
 	static const std::map<int, char> top = {
-		{ RXE_CC_A_DEV_NAME, 's' },  { RXE_CC_A_ALGO, 's' },	 { RXE_CC_A_PARAMS, 'n' },
-		{ RXE_CC_A_LINE_RATE, '8' }, { RXE_CC_A_BASE_RTT_NS, '8' }, { RXE_CC_A_ECN, '1' },
-		{ RXE_CC_A_ACK_EVERY, '4' }, { RXE_CC_A_CNP_DSCP, '1' },	 { RXE_CC_A_ACK_DSCP, '1' },
-		{ RXE_CC_A_QPN, '4' },	     { RXE_CC_A_DSCP_PRIO, 'm' },
+		{RXE_CC_A_DEV_NAME, 's'},  {RXE_CC_A_ALGO, 's'},        {RXE_CC_A_PARAMS, 'n'},
+		{RXE_CC_A_LINE_RATE, '8'}, {RXE_CC_A_BASE_RTT_NS, '8'}, {RXE_CC_A_ECN, '1'},
+		{RXE_CC_A_ACK_EVERY, '4'}, {RXE_CC_A_CNP_DSCP, '1'},    {RXE_CC_A_ACK_DSCP, '1'},
+		{RXE_CC_A_QPN, '4'},       {RXE_CC_A_DSCP_PRIO, 'm'},
 	};
 	int len = static_cast<int>(g.attrs.size());
 	Err e = strict(r.buf.data(), len, top, "request");
 	if (e.err)
 		return e;
 	if (nla_parse(r.tb, RXE_CC_A_MAX, reinterpret_cast<struct nlattr *>(r.buf.data()), len,
-		      nullptr) < 0)
+	              nullptr) < 0)
 		return einval("request: nla_parse failed");
 	if (struct nlattr *params = r.tb[RXE_CC_A_PARAMS]) {
 		r.has_params = true;
-		e = strict(nla_data(params), nla_len(params), { { RXE_CC_A_PARAM, 'n' } }, "PARAMS");
+		e = strict(nla_data(params), nla_len(params), {{RXE_CC_A_PARAM, 'n'}}, "PARAMS");
 		if (e.err)
 			return e;
 		int rem = nla_len(params);
 		auto *a = static_cast<struct nlattr *>(nla_data(params));
 		while (nla_ok(a, rem)) {
 			e = strict(nla_data(a), nla_len(a),
-				   { { RXE_CC_A_P_NAME, 's' }, { RXE_CC_A_P_VALUE, '4' } }, "PARAM");
+			           {{RXE_CC_A_P_NAME, 's'}, {RXE_CC_A_P_VALUE, '4'}}, "PARAM");
 			if (e.err)
 				return e;
 			struct nlattr *ptb[RXE_CC_A_P_MAX + 1] = {};
@@ -157,7 +171,7 @@ Err parse(const GenlMsg &g, Request &r)
 			if (!ptb[RXE_CC_A_P_NAME] || !ptb[RXE_CC_A_P_VALUE])
 				return einval("PARAM needs NAME and VALUE");
 			r.params.emplace_back(nla_get_string(ptb[RXE_CC_A_P_NAME]),
-					      nla_get_u32(ptb[RXE_CC_A_P_VALUE]));
+			                      nla_get_u32(ptb[RXE_CC_A_P_VALUE]));
 			a = nla_next(a, &rem);
 		}
 	}
@@ -184,8 +198,8 @@ std::uint64_t get_value(const Values &vals, const std::string &name)
 
 // Applies `params` of `a` onto `vals`: range checks, then the relation
 // checks of the algorithm's setup().
-Err apply_params(const FakeAlgo &a, const std::vector<std::pair<std::string, std::uint32_t>> &params,
-		 Values &vals)
+Err apply_params(const FakeAlgo &a,
+                 const std::vector<std::pair<std::string, std::uint32_t>> &params, Values &vals)
 {
 	for (const auto &[name, v] : params) {
 		const FakeParam *p = nullptr;
@@ -195,9 +209,9 @@ Err apply_params(const FakeAlgo &a, const std::vector<std::pair<std::string, std
 		if (!p)
 			return einval(a.name + " has no parameter " + name);
 		if (v < p->min || v > p->max)
-			return { ERANGE, name + "=" + std::to_string(v) + " out of range [" +
-						 std::to_string(p->min) + ", " + std::to_string(p->max) +
-						 "]" };
+			return {ERANGE, name + "=" + std::to_string(v) + " out of range [" +
+			                        std::to_string(p->min) + ", " +
+			                        std::to_string(p->max) + "]"};
 		set_value(vals, name, v);
 	}
 	if (a.name == "dcqcn") {
@@ -264,42 +278,43 @@ std::vector<FakeAlgo> FakeKernel::standard_algos()
 {
 	const std::uint32_t kRateMax = 1U << 31;
 	return {
-		{ "none", {}, {} },
-		{ "fixed",
-		  {
-			  { "rate_kbps", RXE_CC_UNIT_ID_KBPS, 100000, 1, kRateMax, "pacing rate" },
-			  { "window_bytes", RXE_CC_UNIT_ID_BYTES, 0, 0, 1U << 30,
-			    "limit on bytes in flight, 0 = none" },
-		  },
-		  { { "rate_kbps", RXE_CC_UNIT_ID_KBPS }, { "window_bytes", RXE_CC_UNIT_ID_BYTES } } },
-		{ "dcqcn",
-		  {
-			  { "rp_clamp_tgt_rate", RXE_CC_UNIT_ID_BOOL, 0, 0, 1,
-			    "every cut sets the target rate to the current rate" },
-			  { "rp_time_reset", RXE_CC_UNIT_ID_US, 30000, 1, 10000000,
-			    "period of timer-triggered rate increase events" },
-			  { "rp_threshold", RXE_CC_UNIT_ID_NONE, 1, 1, 31,
-			    "increase events per phase (fast recovery, additive)" },
-			  { "rp_ai_rate_kbps", RXE_CC_UNIT_ID_KBPS, 20, 1, kRateMax,
-			    "target rate step of additive increase" },
-			  { "rp_max_rate_kbps", RXE_CC_UNIT_ID_KBPS, 0, 0, kRateMax,
-			    "maximum rate, 0 = line rate" },
-			  { "rp_min_dec_fac", RXE_CC_UNIT_ID_PERCENT, 50, 0, 100,
-			    "one cut keeps at least this share of the current rate" },
-			  { "rp_min_rate_kbps", RXE_CC_UNIT_ID_KBPS, 1000, 1, kRateMax, "minimum rate" },
-			  { "rp_dce_tcp_g", RXE_CC_UNIT_ID_Q10, 1020, 0, 1023,
-			    "alpha gain g, as (1 - g) * 1024" },
-			  { "rp_gd", RXE_CC_UNIT_ID_LOG2, 11, 10, 16,
-			    "a cut removes rate * alpha / 2^(rp_gd - 10)" },
-			  { "np_min_time_between_cnps", RXE_CC_UNIT_ID_US, 100, 0, 10000000,
-			    "minimum gap between two CNPs of a QP" },
-			  { "np_cnp_dscp", RXE_CC_UNIT_ID_DSCP, 48, 0, 63, "DSCP of the CNPs sent" },
-		  },
-		  { { "limited", RXE_CC_UNIT_ID_BOOL },
-		    { "rate_kbps", RXE_CC_UNIT_ID_KBPS },
-		    { "target_rate_kbps", RXE_CC_UNIT_ID_KBPS },
-		    { "alpha", RXE_CC_UNIT_ID_Q16 },
-		    { "rate_cuts", RXE_CC_UNIT_ID_NONE } } },
+		{"none", {}, {}},
+		{"fixed",
+	         {
+			 {"rate_kbps", RXE_CC_UNIT_ID_KBPS, 100000, 1, kRateMax, "pacing rate"},
+			 {"window_bytes", RXE_CC_UNIT_ID_BYTES, 0, 0, 1U << 30,
+	                  "limit on bytes in flight, 0 = none"},
+		 },
+	         {{"rate_kbps", RXE_CC_UNIT_ID_KBPS}, {"window_bytes", RXE_CC_UNIT_ID_BYTES}}},
+		{"dcqcn",
+	         {
+			 {"rp_clamp_tgt_rate", RXE_CC_UNIT_ID_BOOL, 0, 0, 1,
+	                  "every cut sets the target rate to the current rate"},
+			 {"rp_time_reset", RXE_CC_UNIT_ID_US, 30000, 1, 10000000,
+	                  "period of timer-triggered rate increase events"},
+			 {"rp_threshold", RXE_CC_UNIT_ID_NONE, 1, 1, 31,
+	                  "increase events per phase (fast recovery, additive)"},
+			 {"rp_ai_rate_kbps", RXE_CC_UNIT_ID_KBPS, 20, 1, kRateMax,
+	                  "target rate step of additive increase"},
+			 {"rp_max_rate_kbps", RXE_CC_UNIT_ID_KBPS, 0, 0, kRateMax,
+	                  "maximum rate, 0 = line rate"},
+			 {"rp_min_dec_fac", RXE_CC_UNIT_ID_PERCENT, 50, 0, 100,
+	                  "one cut keeps at least this share of the current rate"},
+			 {"rp_min_rate_kbps", RXE_CC_UNIT_ID_KBPS, 1000, 1, kRateMax,
+	                  "minimum rate"},
+			 {"rp_dce_tcp_g", RXE_CC_UNIT_ID_Q10, 1020, 0, 1023,
+	                  "alpha gain g, as (1 - g) * 1024"},
+			 {"rp_gd", RXE_CC_UNIT_ID_LOG2, 11, 10, 16,
+	                  "a cut removes rate * alpha / 2^(rp_gd - 10)"},
+			 {"np_min_time_between_cnps", RXE_CC_UNIT_ID_US, 100, 0, 10000000,
+	                  "minimum gap between two CNPs of a QP"},
+			 {"np_cnp_dscp", RXE_CC_UNIT_ID_DSCP, 48, 0, 63, "DSCP of the CNPs sent"},
+		 },
+	         {{"limited", RXE_CC_UNIT_ID_BOOL},
+	          {"rate_kbps", RXE_CC_UNIT_ID_KBPS},
+	          {"target_rate_kbps", RXE_CC_UNIT_ID_KBPS},
+	          {"alpha", RXE_CC_UNIT_ID_Q16},
+	          {"rate_cuts", RXE_CC_UNIT_ID_NONE}}},
 	};
 }
 
@@ -316,48 +331,57 @@ void FakeKernel::standard_setup()
 	rxe0.line_rate = 10000000000ULL;
 	rxe0.base_rtt = 100000;
 	rxe0.ecn = 1;
-	rxe0.stats = { { "cnp_sent", 100 }, { "cnp_received", 40 }, { "pacer_waits", 7 } };
+	rxe0.stats = {{"cnp_sent", 100}, {"cnp_received", 40}, {"pacer_waits", 7}};
 	FakeQp q17;
 	q17.qpn = 17;
 	q17.algo = "dcqcn";
 	q17.params = rxe0.params["dcqcn"];
 	q17.rate = 8500000000ULL;
-	q17.state = { { "limited", 1 },	      { "rate_kbps", 8500000 }, { "target_rate_kbps", 10000000 },
-		      { "alpha", 16384 },	      { "rate_cuts", 3 } };
-	q17.stats = { { "cnp_rx", 5 },	       { "cnp_tx", 0 },	       { "ce_rx", 0 },
-		      { "pacer_waits", 7 },    { "pacer_unused_us", 12 }, { "rate_dec", 3 },
-		      { "rate_inc", 1 },       { "retx_pkts", 2 },	       { "inflight_bytes", 4096 },
-		      { "acked_bytes", 123456789 } };
+	q17.state = {{"limited", 1},
+	             {"rate_kbps", 8500000},
+	             {"target_rate_kbps", 10000000},
+	             {"alpha", 16384},
+	             {"rate_cuts", 3}};
+	q17.stats = {{"cnp_rx", 5},
+	             {"cnp_tx", 0},
+	             {"ce_rx", 0},
+	             {"pacer_waits", 7},
+	             {"pacer_unused_us", 12},
+	             {"rate_dec", 3},
+	             {"rate_inc", 1},
+	             {"retx_pkts", 2},
+	             {"inflight_bytes", 4096},
+	             {"acked_bytes", 123456789}};
 	FakeQp q18;
 	q18.qpn = 18;
 	q18.algo = "fixed";
 	q18.params = rxe0.params["fixed"];
 	q18.rate = 100000000ULL;
 	q18.window = 65536;
-	q18.state = { { "rate_kbps", 100000 }, { "window_bytes", 65536 } };
-	q18.stats = { { "cnp_rx", 0 },	       { "cnp_tx", 0 },	       { "ce_rx", 0 },
-		      { "pacer_waits", 0 },    { "pacer_unused_us", 0 }, { "rate_dec", 0 },
-		      { "rate_inc", 0 },       { "retx_pkts", 0 },	       { "inflight_bytes", 65536 },
-		      { "acked_bytes", 1048576 } };
-	rxe0.qps = { q17, q18 };
+	q18.state = {{"rate_kbps", 100000}, {"window_bytes", 65536}};
+	q18.stats = {{"cnp_rx", 0},           {"cnp_tx", 0},          {"ce_rx", 0},
+	             {"pacer_waits", 0},      {"pacer_unused_us", 0}, {"rate_dec", 0},
+	             {"rate_inc", 0},         {"retx_pkts", 0},       {"inflight_bytes", 65536},
+	             {"acked_bytes", 1048576}};
+	rxe0.qps = {q17, q18};
 
 	FakeDev rxe1;
 	rxe1.name = "rxe1";
 	rxe1.index = 2;
 	for (const FakeAlgo &a : algos)
 		rxe1.params[a.name] = a.defaults();
-	rxe1.stats = { { "cnp_sent", 0 }, { "cnp_received", 0 }, { "pacer_waits", 0 } };
+	rxe1.stats = {{"cnp_sent", 0}, {"cnp_received", 0}, {"pacer_waits", 0}};
 	FakeQp q5;
 	q5.qpn = 5;
 	q5.algo = "none";
-	rxe1.qps = { q5 };
-	devs = { rxe0, rxe1 };
+	rxe1.qps = {q5};
+	devs = {rxe0, rxe1};
 }
 
 std::size_t FakeKernel::count(std::uint8_t cmd) const
 {
-	return static_cast<std::size_t>(
-		std::count_if(calls.begin(), calls.end(), [cmd](const Call &c) { return c.cmd == cmd; }));
+	return static_cast<std::size_t>(std::count_if(
+		calls.begin(), calls.end(), [cmd](const Call &c) { return c.cmd == cmd; }));
 }
 
 FakeDev *FakeKernel::dev(const std::string &name)
@@ -376,7 +400,8 @@ const FakeAlgo *FakeKernel::algo(const std::string &name) const
 	return nullptr;
 }
 
-namespace {
+namespace
+{
 
 GenlMsg algo_msg(const FakeAlgo &a)
 {
@@ -443,12 +468,12 @@ GenlMsg qp_msg(const FakeDev &d, const FakeQp &q, bool names_nest)
 	b.str(RXE_CC_A_ALGO, q.algo);
 	if (!q.params.empty())
 		b.named_values(RXE_CC_A_PARAMS, RXE_CC_A_PARAM, RXE_CC_A_P_NAME, RXE_CC_A_P_VALUE,
-			       q.params, false, 0);
+		               q.params, false, 0);
 	b.u64(RXE_CC_A_RATE, q.rate, RXE_CC_A_PAD);
 	b.u64(RXE_CC_A_WINDOW, q.window, RXE_CC_A_PAD);
 	if (names_nest) {
-		b.named_values(RXE_CC_A_STATE_NAMES, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE,
-			       q.state, true, RXE_CC_A_S_PAD);
+		b.named_values(RXE_CC_A_STATE_NAMES, RXE_CC_A_STATE, RXE_CC_A_S_NAME,
+		               RXE_CC_A_S_VALUE, q.state, true, RXE_CC_A_S_PAD);
 	} else {
 		for (const auto &[name, value] : q.state) {
 			struct nlattr *s = b.nest(RXE_CC_A_STATE);
@@ -458,8 +483,8 @@ GenlMsg qp_msg(const FakeDev &d, const FakeQp &q, bool names_nest)
 		}
 	}
 	if (!q.stats.empty())
-		b.named_values(RXE_CC_A_QP_STATS, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE,
-			       q.stats, true, RXE_CC_A_ST_PAD);
+		b.named_values(RXE_CC_A_QP_STATS, RXE_CC_A_STAT, RXE_CC_A_ST_NAME,
+		               RXE_CC_A_ST_VALUE, q.stats, true, RXE_CC_A_ST_PAD);
 	return b.take(RXE_CC_CMD_QP_GET);
 }
 
@@ -468,15 +493,15 @@ GenlMsg stats_msg(const FakeDev &d)
 	Builder b;
 	b.str(RXE_CC_A_DEV_NAME, d.name);
 	b.named_values(RXE_CC_A_STATS, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE, d.stats,
-		       true, RXE_CC_A_ST_PAD);
+	               true, RXE_CC_A_ST_PAD);
 	return b.take(RXE_CC_CMD_STATS_GET);
 }
 
 } // namespace
 
 GenlMsg FakeKernel::rate_event(const std::string &dev, std::uint32_t qpn, const std::string &algo,
-			       std::uint64_t rate, std::uint64_t window, std::uint64_t time_ns,
-			       std::uint32_t ev, const Values &state, const Values &stats)
+                               std::uint64_t rate, std::uint64_t window, std::uint64_t time_ns,
+                               std::uint32_t ev, const Values &state, const Values &stats)
 {
 	Builder b;
 	b.str(RXE_CC_A_DEV_NAME, dev);
@@ -486,10 +511,10 @@ GenlMsg FakeKernel::rate_event(const std::string &dev, std::uint32_t qpn, const 
 	b.u64(RXE_CC_A_WINDOW, window, RXE_CC_A_PAD);
 	b.u64(RXE_CC_A_TIME_NS, time_ns, RXE_CC_A_PAD);
 	b.u32(RXE_CC_A_EVENT, ev);
-	b.named_values(RXE_CC_A_STATE_NAMES, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE, state,
-		       true, RXE_CC_A_S_PAD);
+	b.named_values(RXE_CC_A_STATE_NAMES, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE,
+	               state, true, RXE_CC_A_S_PAD);
 	b.named_values(RXE_CC_A_QP_STATS, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE, stats,
-		       true, RXE_CC_A_ST_PAD);
+	               true, RXE_CC_A_ST_PAD);
 	return b.take(RXE_CC_CMD_RATE_EVENT);
 }
 
@@ -503,7 +528,7 @@ Status FakeKernel::request(const GenlMsg &req, bool dump, std::vector<GenlMsg> &
 
 Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &replies)
 {
-	calls.push_back({ req.cmd, dump, req.attrs });
+	calls.push_back({req.cmd, dump, req.attrs});
 	if (before)
 		before(*this, req.cmd);
 	if (clock_)
@@ -524,7 +549,7 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 	// The algorithm is looked up first, then the device.
 	if (r.tb[RXE_CC_A_ALGO] && req.cmd != RXE_CC_CMD_QP_GET && !algo(r.s(RXE_CC_A_ALGO)))
 		return Status::kernel(ENOENT, "unknown algorithm " + r.s(RXE_CC_A_ALGO) +
-						      " (see cc_available)");
+		                                      " (see cc_available)");
 	const std::string dev_name = r.s(RXE_CC_A_DEV_NAME);
 	FakeDev *d = nullptr;
 	if (r.tb[RXE_CC_A_DEV_NAME]) {
@@ -538,12 +563,14 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 	if (r.tb[RXE_CC_A_LINE_RATE]) {
 		std::uint64_t v = nla_get_u64(r.tb[RXE_CC_A_LINE_RATE]);
 		if (v && (v < 1000000 || v > 800000000000ULL))
-			return Status::kernel(ERANGE, "line rate must be 0 (netdev speed) or 1 Mbit/s "
-						      "to 800 Gbit/s");
+			return Status::kernel(ERANGE,
+			                      "line rate must be 0 (netdev speed) or 1 Mbit/s "
+			                      "to 800 Gbit/s");
 	}
-	const std::string no_qp = r.tb[RXE_CC_A_QPN]
-		? "no QP " + std::to_string(nla_get_u32(r.tb[RXE_CC_A_QPN])) + " on " + dev_name
-		: "";
+	const std::string no_qp =
+		r.tb[RXE_CC_A_QPN] ? "no QP " + std::to_string(nla_get_u32(r.tb[RXE_CC_A_QPN])) +
+					     " on " + dev_name
+				   : "";
 
 	switch (req.cmd) {
 	case RXE_CC_CMD_ALGO_GET:
@@ -609,10 +636,11 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 			const auto *prio = static_cast<const std::uint8_t *>(nla_data(m));
 			for (unsigned ds = 0; ds < RXE_CC_DSCPS; ++ds)
 				if (prio[ds] > 7)
-					return Status::kernel(ERANGE, "DSCP " + std::to_string(ds) +
-									      " maps to priority " +
-									      std::to_string(prio[ds]) +
-									      ", above 7");
+					return Status::kernel(ERANGE,
+					                      "DSCP " + std::to_string(ds) +
+					                              " maps to priority " +
+					                              std::to_string(prio[ds]) +
+					                              ", above 7");
 			std::copy(prio, prio + RXE_CC_DSCPS, n.dscp_prio.begin());
 		}
 		*d = n;
@@ -698,7 +726,7 @@ Status FakeKernel::wait_events(std::uint64_t timeout_ns, std::vector<GenlMsg> &o
 		return Status::interrupted();
 	std::uint64_t end = clock_->now + timeout_ns;
 	std::stable_sort(events.begin(), events.end(),
-			 [](const auto &a, const auto &b) { return a.first < b.first; });
+	                 [](const auto &a, const auto &b) { return a.first < b.first; });
 	if (!events.empty() && events.front().first <= end) {
 		std::uint64_t t = std::max(clock_->now, events.front().first);
 		clock_->now = t;
@@ -713,7 +741,7 @@ Status FakeKernel::wait_events(std::uint64_t timeout_ns, std::vector<GenlMsg> &o
 }
 
 RunResult run_rxecc(FakeKernel &k, FakeClock &clock, const std::vector<std::string> &args,
-		    bool no_family)
+                    bool no_family)
 {
 	RunResult res;
 	std::ostringstream out, err;

@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <set>
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,7 +25,8 @@
 #include "cli.h"
 #include "transport.h"
 
-namespace rxecc::test {
+namespace rxecc::test
+{
 
 using Values = std::vector<std::pair<std::string, std::uint64_t>>;
 
@@ -75,7 +76,8 @@ struct FakeDev {
 	FakeQp *qp(std::uint32_t qpn);
 };
 
-class FakeClock : public Clock {
+class FakeClock : public Clock
+{
 public:
 	std::uint64_t now = 1000000000ULL;
 	std::vector<std::uint64_t> sleeps; // deadlines asked for
@@ -98,7 +100,8 @@ struct Call {
 	std::vector<std::uint8_t> attrs;
 };
 
-class FakeKernel : public Transport {
+class FakeKernel : public Transport
+{
 public:
 	explicit FakeKernel(FakeClock *clock = nullptr);
 
@@ -139,16 +142,18 @@ public:
 
 	// A RATE_EVENT message as the kernel would multicast it, with the
 	// QP's state values (STATE_NAMES) and counters (QP_STATS).
-	static GenlMsg rate_event(const std::string &dev, std::uint32_t qpn, const std::string &algo,
-				  std::uint64_t rate, std::uint64_t window, std::uint64_t time_ns,
-				  std::uint32_t ev, const Values &state = {}, const Values &stats = {});
+	static GenlMsg rate_event(const std::string &dev, std::uint32_t qpn,
+	                          const std::string &algo, std::uint64_t rate, std::uint64_t window,
+	                          std::uint64_t time_ns, std::uint32_t ev, const Values &state = {},
+	                          const Values &stats = {});
 
 private:
 	FakeClock *clock_;
 };
 
 // A Transport that forwards to a FakeKernel it does not own.
-class Proxy : public Transport {
+class Proxy : public Transport
+{
 public:
 	explicit Proxy(FakeKernel &k) : k_(k) {}
 	Status request(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r) override
@@ -174,7 +179,7 @@ struct RunResult {
 // Runs rxecc with `args` against `k`. With `no_family`, connecting fails as
 // when the module is not loaded.
 RunResult run_rxecc(FakeKernel &k, FakeClock &clock, const std::vector<std::string> &args,
-		    bool no_family = false);
+                    bool no_family = false);
 
 } // namespace rxecc::test
 

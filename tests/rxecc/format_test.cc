@@ -10,8 +10,10 @@
 #include "parse.h"
 #include "units.h"
 
-namespace rxecc {
-namespace {
+namespace rxecc
+{
+namespace
+{
 
 TEST(FormatRate, Units)
 {
@@ -23,14 +25,14 @@ TEST(FormatRate, Units)
 	EXPECT_EQ(format_rate_bps(25000000000ULL), "25Gbit");
 	EXPECT_EQ(format_rate_bps(8512345678ULL), "8.512Gbit");
 	EXPECT_EQ(format_rate_bps(1234567), "1.235Mbit"); // rounded half up
-	EXPECT_EQ(format_rate_bps(999999999), "1Gbit");	  // rounding reaches the next unit
+	EXPECT_EQ(format_rate_bps(999999999), "1Gbit");   // rounding reaches the next unit
 	EXPECT_EQ(format_rate_bps(UINT64_MAX), "18446744.074Tbit");
 }
 
 TEST(FormatRate, ParsesBackExactly)
 {
-	for (std::uint64_t v : { 0ULL, 1ULL, 999ULL, 1000ULL, 1500ULL, 100000000ULL, 1500000000ULL,
-				 25000000000ULL, 123000000000ULL }) {
+	for (std::uint64_t v : {0ULL, 1ULL, 999ULL, 1000ULL, 1500ULL, 100000000ULL, 1500000000ULL,
+	                        25000000000ULL, 123000000000ULL}) {
 		std::string err;
 		EXPECT_EQ(units::parse_rate_bps(format_rate_bps(v), &err), v) << err;
 	}
@@ -45,7 +47,7 @@ TEST(FormatTime, Units)
 	EXPECT_EQ(format_time_ns(2000000000), "2s");
 	EXPECT_EQ(format_time_ns(3600000000000ULL), "3600s");
 	EXPECT_EQ(format_time_ns(1000999), "1.001ms");
-	for (std::uint64_t v : { 0ULL, 7ULL, 100000ULL, 1500000ULL, 2000000000ULL }) {
+	for (std::uint64_t v : {0ULL, 7ULL, 100000ULL, 1500000ULL, 2000000000ULL}) {
 		std::string err;
 		EXPECT_EQ(units::parse_time_ns(format_time_ns(v), &err), v) << err;
 	}
@@ -96,20 +98,20 @@ TEST(FormatUnits, LabelsAndIds)
 TEST(TableFormat, AlignsColumnsWithoutTrailingSpaces)
 {
 	Table t;
-	t.row({ "NAME", "VALUE", "HELP" });
-	t.row({ "rp_gd", "11", "" });
-	t.row({ "rp_time_reset", "30000us", "period" });
+	t.row({"NAME", "VALUE", "HELP"});
+	t.row({"rp_gd", "11", ""});
+	t.row({"rp_time_reset", "30000us", "period"});
 	std::ostringstream os;
 	t.print(os, "  ");
 	EXPECT_EQ(os.str(), "  NAME           VALUE    HELP\n"
-			    "  rp_gd          11\n"
-			    "  rp_time_reset  30000us  period\n");
+	                    "  rp_gd          11\n"
+	                    "  rp_time_reset  30000us  period\n");
 }
 
 TEST(Pairs, WrapAtWidth)
 {
 	std::ostringstream os;
-	print_pairs(os, { { "aaaa", "1" }, { "bbbb", "2" }, { "cccc", "3" } }, "  ", 16);
+	print_pairs(os, {{"aaaa", "1"}, {"bbbb", "2"}, {"cccc", "3"}}, "  ", 16);
 	EXPECT_EQ(os.str(), "  aaaa 1 bbbb 2\n  cccc 3\n");
 	std::ostringstream none;
 	print_pairs(none, {}, "  ");

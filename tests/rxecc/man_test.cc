@@ -10,8 +10,10 @@
 
 #include "help.h"
 
-namespace rxecc {
-namespace {
+namespace rxecc
+{
+namespace
+{
 
 // The man page without troff escapes: \fB, \fI, \fP, \& removed, \- as -.
 std::string man_text()
@@ -32,7 +34,8 @@ std::set<std::string> options_in(std::string_view text)
 	std::set<std::string> out;
 	std::string t(text);
 	std::regex re(R"((^|[\s\[|(])(--?[a-zA-Z][a-zA-Z-]*))");
-	for (auto it = std::sregex_iterator(t.begin(), t.end(), re); it != std::sregex_iterator(); ++it)
+	for (auto it = std::sregex_iterator(t.begin(), t.end(), re); it != std::sregex_iterator();
+	     ++it)
 		out.insert((*it)[2].str());
 	return out;
 }
@@ -45,23 +48,26 @@ TEST(ManPage, DocumentsEveryOptionOfTheHelp)
 		for (const std::string &o : options_in(help_text(topic)))
 			all.insert(o);
 	// The help names these; the set is not empty by accident.
-	for (const char *o : { "-j", "--json", "-p", "--pretty", "-d", "--details", "-h", "--help",
-			       "-V", "--version", "-w", "--watch", "-c", "--count", "-i", "--interval",
-			       "-t", "--time", "-o", "--output", "-e", "--events" })
+	for (const char *o :
+	     {"-j", "--json",    "-p", "--pretty", "-d", "--details", "-h", "--help",
+	      "-V", "--version", "-w", "--watch",  "-c", "--count",   "-i", "--interval",
+	      "-t", "--time",    "-o", "--output", "-e", "--events"})
 		EXPECT_TRUE(all.count(o)) << o << " is not in any help text";
 	for (const std::string &o : all) {
 		std::regex word("(^|[^a-zA-Z-])" + o + "([^a-zA-Z-]|$)");
-		EXPECT_TRUE(std::regex_search(man, word)) << o << " is in --help but not in rxecc.8";
+		EXPECT_TRUE(std::regex_search(man, word))
+			<< o << " is in --help but not in rxecc.8";
 	}
 }
 
 TEST(ManPage, HasASectionForEveryCommand)
 {
 	const std::string man = man_text();
-	for (const char *cmd : { "algo", "dev show", "dev set", "qp show", "qp set", "stats", "monitor" })
+	for (const char *cmd :
+	     {"algo", "dev show", "dev set", "qp show", "qp set", "stats", "monitor"})
 		EXPECT_NE(man.find(std::string(".SS rxecc ") + cmd), std::string::npos) << cmd;
-	for (const char *section : { ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH EXIT STATUS",
-				     ".SH EXAMPLES" })
+	for (const char *section :
+	     {".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH EXIT STATUS", ".SH EXAMPLES"})
 		EXPECT_NE(man.find(section), std::string::npos) << section;
 }
 
@@ -69,14 +75,14 @@ TEST(ManPage, KeywordsUnitsAndFormatsAgreeWithTheHelp)
 {
 	const std::string man = man_text();
 	const std::string dev_set(help_text("dev set"));
-	for (const char *kw : { "line_rate", "base_rtt", "ecn", "ack_every", "cnp_dscp", "ack_dscp",
-				"dscp_prio", "own", "auto", "default", "none", "26:3,48:6" }) {
+	for (const char *kw : {"line_rate", "base_rtt", "ecn", "ack_every", "cnp_dscp", "ack_dscp",
+	                       "dscp_prio", "own", "auto", "default", "none", "26:3,48:6"}) {
 		EXPECT_NE(dev_set.find(kw), std::string::npos) << kw;
 		EXPECT_NE(man.find(kw), std::string::npos) << kw;
 	}
-	for (const char *example : { "100M", "1.5G", "25Gbit", "100us", "1ms", "5Mbit", "2ms" }) {
+	for (const char *example : {"100M", "1.5G", "25Gbit", "100us", "1ms", "5Mbit", "2ms"}) {
 		EXPECT_TRUE(std::string(help_text("")).find(example) != std::string::npos ||
-			    dev_set.find(example) != std::string::npos)
+		            dev_set.find(example) != std::string::npos)
 			<< example;
 		EXPECT_NE(man.find(example), std::string::npos) << example;
 	}
@@ -85,15 +91,17 @@ TEST(ManPage, KeywordsUnitsAndFormatsAgreeWithTheHelp)
 	EXPECT_NE(man.find(csv), std::string::npos);
 	// every counter column of 'monitor' (tests/rxecc/cli_test.cc checks
 	// the header) is explained in both
-	for (const char *c : { "cnp_rx", "cnp_tx", "ce_rx", "pacer_waits", "pacer_unused_us", "rate_dec",
-			       "rate_inc", "retx_pkts", "inflight_bytes", "acked_bytes" }) {
+	for (const char *c :
+	     {"cnp_rx", "cnp_tx", "ce_rx", "pacer_waits", "pacer_unused_us", "rate_dec", "rate_inc",
+	      "retx_pkts", "inflight_bytes", "acked_bytes"}) {
 		std::regex col("\n  " + std::string(c) + " +[A-Za-z]");
 		EXPECT_TRUE(std::regex_search(std::string(help_text("monitor")), col)) << c;
 		EXPECT_NE(man.find(".B " + std::string(c) + "\n"), std::string::npos) << c;
 	}
 	// what a '*' in 'dev show' means, and where warnings go
-	EXPECT_NE(std::string(help_text("dev show")).find("A '*' after a value marks a parameter you set"),
-		  std::string::npos);
+	EXPECT_NE(std::string(help_text("dev show"))
+	                  .find("A '*' after a value marks a parameter you set"),
+	          std::string::npos);
 	EXPECT_NE(man.find("after a value marks a parameter you set"), std::string::npos);
 	EXPECT_NE(std::string(help_text("")).find("rxecc: warning: ..."), std::string::npos);
 	EXPECT_NE(man.find("rxecc: warning:"), std::string::npos);

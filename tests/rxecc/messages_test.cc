@@ -14,8 +14,10 @@
 #include "messages.h"
 #include "nlattr.h"
 
-namespace rxecc {
-namespace {
+namespace rxecc
+{
+namespace
+{
 
 // libnl's view of attribute bytes built by rxecc.
 struct LibnlView {
@@ -25,7 +27,7 @@ struct LibnlView {
 	explicit LibnlView(const std::vector<std::uint8_t> &bytes) : buf(bytes)
 	{
 		int err = nla_parse(tb, RXE_CC_A_MAX, reinterpret_cast<struct nlattr *>(buf.data()),
-				    static_cast<int>(bytes.size()), nullptr);
+		                    static_cast<int>(bytes.size()), nullptr);
 		EXPECT_EQ(err, 0);
 	}
 };
@@ -86,7 +88,7 @@ TEST(AttrParse, RejectsTruncatedAndOverlongAttributes)
 	std::vector<nl::Attr> out;
 	EXPECT_TRUE(nl::parse_attrs(b.data(), b.size(), out));
 	EXPECT_FALSE(nl::parse_attrs(b.data(), 3, out)); // header cut
-	b[0] = 9;					 // nla_len beyond the buffer
+	b[0] = 9;                                        // nla_len beyond the buffer
 	EXPECT_FALSE(nl::parse_attrs(b.data(), b.size(), out));
 	b[0] = 2; // nla_len below the header
 	EXPECT_FALSE(nl::parse_attrs(b.data(), b.size(), out));
@@ -96,10 +98,10 @@ TEST(AttrParse, RejectsTruncatedAndOverlongAttributes)
 
 TEST(Attr, IntegersOfEverySizeAndStrings)
 {
-	std::uint8_t data[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	std::uint8_t data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 	nl::Attr a;
 	a.data = data;
-	for (std::size_t len : { std::size_t{ 1 }, std::size_t{ 2 }, std::size_t{ 4 }, std::size_t{ 8 } }) {
+	for (std::size_t len : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
 		a.len = len;
 		std::uint64_t expect = 0;
 		std::memcpy(&expect, data, len);
@@ -121,7 +123,7 @@ TEST(Requests, DevSetCarriesExactlyTheGivenFields)
 	DevSet set;
 	set.dev = "rxe0";
 	set.algo = "dcqcn";
-	set.params = { { "rp_gd", 12 }, { "rp_ai_rate_kbps", 5000 } };
+	set.params = {{"rp_gd", 12}, {"rp_ai_rate_kbps", 5000}};
 	set.line_rate_bps = 1500000000;
 	set.ecn = true;
 	set.ack_dscp = kAckDscpOwn;
@@ -146,12 +148,12 @@ TEST(Requests, DevSetCarriesExactlyTheGivenFields)
 		struct nlattr *ptb[RXE_CC_A_P_MAX + 1] = {};
 		nla_parse_nested(ptb, RXE_CC_A_P_MAX, a, nullptr);
 		EXPECT_EQ(nla_len(ptb[RXE_CC_A_P_VALUE]), 4);
-		got.emplace_back(nla_get_string(ptb[RXE_CC_A_P_NAME]), nla_get_u32(ptb[RXE_CC_A_P_VALUE]));
+		got.emplace_back(nla_get_string(ptb[RXE_CC_A_P_NAME]),
+		                 nla_get_u32(ptb[RXE_CC_A_P_VALUE]));
 		a = nla_next(a, &rem);
 	}
-	EXPECT_EQ(got, (std::vector<std::pair<std::string, std::uint32_t>>{ { "rp_gd", 12 },
-									      { "rp_ai_rate_kbps",
-										5000 } }));
+	EXPECT_EQ(got, (std::vector<std::pair<std::string, std::uint32_t>>{
+			       {"rp_gd", 12}, {"rp_ai_rate_kbps", 5000}}));
 	EXPECT_EQ(v.tb[RXE_CC_A_DSCP_PRIO], nullptr);
 }
 
@@ -236,7 +238,7 @@ TEST(Replies, DeviceWithPadAttributes)
 	EXPECT_EQ(d.ecn, std::optional<std::uint64_t>(1));
 	EXPECT_EQ(d.ack_dscp, std::optional<std::uint64_t>(255));
 	ASSERT_EQ(d.params.size(), 11u);
-	EXPECT_EQ(d.params[3], (NamedValue{ "rp_ai_rate_kbps", 2000 }));
+	EXPECT_EQ(d.params[3], (NamedValue{"rp_ai_rate_kbps", 2000}));
 	EXPECT_TRUE(d.user_params.empty());
 	ASSERT_TRUE(d.dscp_prio);
 	for (std::size_t i = 0; i < d.dscp_prio->size(); ++i)
@@ -247,14 +249,14 @@ TEST(Replies, DeviceParametersTheUserSet)
 {
 	test::FakeKernel k;
 	k.standard_setup();
-	k.devs[0].user["dcqcn"] = { "rp_gd", "rp_ai_rate_kbps" };
-	k.devs[0].user["fixed"] = { "rate_kbps" };
+	k.devs[0].user["dcqcn"] = {"rp_gd", "rp_ai_rate_kbps"};
+	k.devs[0].user["fixed"] = {"rate_kbps"};
 	std::vector<GenlMsg> r;
 	ASSERT_TRUE(k.request(dev_get_request("rxe0"), false, r).ok());
 	DevInfo d;
 	ASSERT_TRUE(decode_dev(r[0], d).ok());
 	// in the order of the parameter table, only those with the flag
-	EXPECT_EQ(d.user_params, (std::vector<std::string>{ "rp_ai_rate_kbps", "rp_gd" }));
+	EXPECT_EQ(d.user_params, (std::vector<std::string>{"rp_ai_rate_kbps", "rp_gd"}));
 	EXPECT_TRUE(d.user_set("rp_gd"));
 	EXPECT_FALSE(d.user_set("rp_min_rate_kbps"));
 	EXPECT_FALSE(d.user_set("rate_kbps")) << "another algorithm's";
@@ -262,16 +264,16 @@ TEST(Replies, DeviceParametersTheUserSet)
 
 TEST(Replies, DeviceDscpMapMustBe64PrioritiesOf0To7)
 {
-	for (std::size_t len : { std::size_t{ 0 }, std::size_t{ 63 }, std::size_t{ 65 } }) {
+	for (std::size_t len : {std::size_t{0}, std::size_t{63}, std::size_t{65}}) {
 		nl::AttrWriter w;
 		w.put_string(RXE_CC_A_DEV_NAME, "rxe0");
 		std::vector<std::uint8_t> m(len, 0);
 		w.put_bytes(RXE_CC_A_DSCP_PRIO, m.data(), m.size());
 		DevInfo d;
-		Status s = decode_dev(GenlMsg{ RXE_CC_CMD_DEV_GET, w.bytes() }, d);
+		Status s = decode_dev(GenlMsg{RXE_CC_CMD_DEV_GET, w.bytes()}, d);
 		EXPECT_EQ(s.kind, Status::kMalformed) << len;
 		EXPECT_NE(s.detail.find("DSCP_PRIO has " + std::to_string(len) + " bytes, not 64"),
-			  std::string::npos)
+		          std::string::npos)
 			<< s.detail;
 	}
 	nl::AttrWriter w;
@@ -280,7 +282,7 @@ TEST(Replies, DeviceDscpMapMustBe64PrioritiesOf0To7)
 	m[40] = 8;
 	w.put_bytes(RXE_CC_A_DSCP_PRIO, m.data(), m.size());
 	DevInfo d;
-	Status s = decode_dev(GenlMsg{ RXE_CC_CMD_DEV_GET, w.bytes() }, d);
+	Status s = decode_dev(GenlMsg{RXE_CC_CMD_DEV_GET, w.bytes()}, d);
 	EXPECT_EQ(s.kind, Status::kMalformed);
 	EXPECT_NE(s.detail.find("DSCP_PRIO puts DSCP 40 on priority 8, above 7"), std::string::npos)
 		<< s.detail;
@@ -288,7 +290,7 @@ TEST(Replies, DeviceDscpMapMustBe64PrioritiesOf0To7)
 
 TEST(Replies, QpStateInEitherLayout)
 {
-	for (bool nest : { false, true }) {
+	for (bool nest : {false, true}) {
 		test::FakeKernel k;
 		k.standard_setup();
 		k.state_in_names_nest = nest;
@@ -302,11 +304,11 @@ TEST(Replies, QpStateInEitherLayout)
 		EXPECT_EQ(q.rate_bps, std::optional<std::uint64_t>(8500000000ULL));
 		EXPECT_EQ(q.window_bytes, std::optional<std::uint64_t>(0));
 		ASSERT_EQ(q.state.size(), 5u) << "nest " << nest;
-		EXPECT_EQ(q.state[3], (NamedValue{ "alpha", 16384 }));
+		EXPECT_EQ(q.state[3], (NamedValue{"alpha", 16384}));
 		ASSERT_EQ(q.stats.size(), 10u);
-		EXPECT_EQ(q.stats[0], (NamedValue{ "cnp_rx", 5 }));
-		EXPECT_EQ(q.stats[7], (NamedValue{ "retx_pkts", 2 }));
-		EXPECT_EQ(q.stats[9], (NamedValue{ "acked_bytes", 123456789 }));
+		EXPECT_EQ(q.stats[0], (NamedValue{"cnp_rx", 5}));
+		EXPECT_EQ(q.stats[7], (NamedValue{"retx_pkts", 2}));
+		EXPECT_EQ(q.stats[9], (NamedValue{"acked_bytes", 123456789}));
 		EXPECT_EQ(q.params.size(), 11u);
 	}
 }
@@ -321,11 +323,11 @@ TEST(Replies, StatsAndEvents)
 	DevStats s;
 	ASSERT_TRUE(decode_stats(r[0], s).ok());
 	EXPECT_EQ(s.dev, "rxe0");
-	EXPECT_EQ(s.stats[0], (NamedValue{ "cnp_sent", 100 }));
+	EXPECT_EQ(s.stats[0], (NamedValue{"cnp_sent", 100}));
 
 	RateEvent ev;
 	GenlMsg m = test::FakeKernel::rate_event("rxe0", 17, "dcqcn", 5000000000ULL, 0, 123,
-						  RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT);
+	                                         RXE_CC_EVENT_RATE_DEC | RXE_CC_EVENT_LIMIT);
 	ASSERT_TRUE(decode_rate_event(m, ev).ok());
 	EXPECT_EQ(ev.qpn, 17u);
 	EXPECT_EQ(ev.rate_bps, std::optional<std::uint64_t>(5000000000ULL));
@@ -334,12 +336,12 @@ TEST(Replies, StatsAndEvents)
 	EXPECT_TRUE(ev.state.empty());
 	EXPECT_TRUE(ev.stats.empty());
 	// the state and counters the event carries
-	m = test::FakeKernel::rate_event("rxe0", 17, "dcqcn", 5000000000ULL, 0, 123, RXE_CC_EVENT_RATE_DEC,
-					 { { "alpha", 32768 }, { "rate_cuts", 4 } },
-					 { { "cnp_rx", 6 }, { "retx_pkts", 1 } });
+	m = test::FakeKernel::rate_event(
+		"rxe0", 17, "dcqcn", 5000000000ULL, 0, 123, RXE_CC_EVENT_RATE_DEC,
+		{{"alpha", 32768}, {"rate_cuts", 4}}, {{"cnp_rx", 6}, {"retx_pkts", 1}});
 	ASSERT_TRUE(decode_rate_event(m, ev).ok());
-	EXPECT_EQ(ev.state, (std::vector<NamedValue>{ { "alpha", 32768 }, { "rate_cuts", 4 } }));
-	EXPECT_EQ(ev.stats, (std::vector<NamedValue>{ { "cnp_rx", 6 }, { "retx_pkts", 1 } }));
+	EXPECT_EQ(ev.state, (std::vector<NamedValue>{{"alpha", 32768}, {"rate_cuts", 4}}));
+	EXPECT_EQ(ev.stats, (std::vector<NamedValue>{{"cnp_rx", 6}, {"retx_pkts", 1}}));
 	m.cmd = RXE_CC_CMD_QP_GET;
 	EXPECT_EQ(decode_rate_event(m, ev).kind, Status::kMalformed);
 }
@@ -356,12 +358,12 @@ TEST(Replies, AValueIsNeverReadAsZeroWhenItIsMissing)
 	w.end_nest(one);
 	w.end_nest(list);
 	QpInfo q;
-	Status s = decode_qp(GenlMsg{ RXE_CC_CMD_QP_GET, w.bytes() }, q);
+	Status s = decode_qp(GenlMsg{RXE_CC_CMD_QP_GET, w.bytes()}, q);
 	EXPECT_EQ(s.kind, Status::kMalformed);
 	EXPECT_NE(s.detail.find("QP_STATS entry retx_pkts without a value"), std::string::npos)
 		<< s.detail;
 	RateEvent ev;
-	s = decode_rate_event(GenlMsg{ RXE_CC_CMD_RATE_EVENT, w.bytes() }, ev);
+	s = decode_rate_event(GenlMsg{RXE_CC_CMD_RATE_EVENT, w.bytes()}, ev);
 	EXPECT_EQ(s.kind, Status::kMalformed);
 }
 
@@ -370,7 +372,7 @@ TEST(Replies, MalformedRepliesAreReportedNotTrusted)
 	// No DEV_NAME in a device reply.
 	nl::AttrWriter w;
 	w.put_string(RXE_CC_A_ALGO, "none");
-	GenlMsg m{ RXE_CC_CMD_DEV_GET, w.bytes() };
+	GenlMsg m{RXE_CC_CMD_DEV_GET, w.bytes()};
 	DevInfo d;
 	Status s = decode_dev(m, d);
 	EXPECT_EQ(s.kind, Status::kMalformed);
@@ -387,7 +389,7 @@ TEST(Replies, MalformedRepliesAreReportedNotTrusted)
 	EXPECT_NE(s.detail.find("LINE_RATE"), std::string::npos) << s.detail;
 
 	// Attributes that overrun the message.
-	m.attrs = { 0x40, 0, 2, 0, 'r', 'x' };
+	m.attrs = {0x40, 0, 2, 0, 'r', 'x'};
 	EXPECT_EQ(decode_dev(m, d).kind, Status::kMalformed);
 
 	// A parameter without a name.
@@ -399,7 +401,7 @@ TEST(Replies, MalformedRepliesAreReportedNotTrusted)
 	w3.end_nest(p);
 	w3.end_nest(ps);
 	AlgoInfo a;
-	s = decode_algo(GenlMsg{ RXE_CC_CMD_ALGO_GET, w3.bytes() }, a);
+	s = decode_algo(GenlMsg{RXE_CC_CMD_ALGO_GET, w3.bytes()}, a);
 	EXPECT_EQ(s.kind, Status::kMalformed);
 	EXPECT_NE(s.detail.find("without a name"), std::string::npos) << s.detail;
 
@@ -407,7 +409,7 @@ TEST(Replies, MalformedRepliesAreReportedNotTrusted)
 	nl::AttrWriter w4;
 	w4.put_string(RXE_CC_A_DEV_NAME, "rxe0");
 	QpInfo q;
-	EXPECT_EQ(decode_qp(GenlMsg{ RXE_CC_CMD_QP_GET, w4.bytes() }, q).kind, Status::kMalformed);
+	EXPECT_EQ(decode_qp(GenlMsg{RXE_CC_CMD_QP_GET, w4.bytes()}, q).kind, Status::kMalformed);
 }
 
 TEST(Replies, UnknownAttributesAreIgnored)
@@ -418,7 +420,7 @@ TEST(Replies, UnknownAttributesAreIgnored)
 	w.put_u64(RXE_CC_A_MAX + 5, 42);
 	w.put_u8(RXE_CC_A_ECN, 0);
 	DevInfo d;
-	ASSERT_TRUE(decode_dev(GenlMsg{ RXE_CC_CMD_DEV_GET, w.bytes() }, d).ok());
+	ASSERT_TRUE(decode_dev(GenlMsg{RXE_CC_CMD_DEV_GET, w.bytes()}, d).ok());
 	EXPECT_EQ(d.ecn, std::optional<std::uint64_t>(0));
 }
 

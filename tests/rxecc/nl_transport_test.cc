@@ -14,8 +14,10 @@
 #include "nl_transport.h"
 #include "nlattr.h"
 
-namespace rxecc {
-namespace {
+namespace rxecc
+{
+namespace
+{
 
 std::unique_ptr<NlTransport> open_ctrl()
 {
@@ -48,7 +50,7 @@ TEST(NlTransport, DumpReturnsEveryMessage)
 	auto t = open_ctrl();
 	ASSERT_TRUE(t);
 	std::vector<GenlMsg> replies;
-	Status s = t->request(GenlMsg{ CTRL_CMD_GETFAMILY, {} }, true, replies);
+	Status s = t->request(GenlMsg{CTRL_CMD_GETFAMILY, {}}, true, replies);
 	ASSERT_TRUE(s.ok()) << s.detail << " " << s.err;
 	ASSERT_GE(replies.size(), 1u);
 	bool found = false;
@@ -59,7 +61,7 @@ TEST(NlTransport, DumpReturnsEveryMessage)
 	EXPECT_TRUE(found);
 	// The socket is reusable: a second request sees only its own replies.
 	std::vector<GenlMsg> again;
-	ASSERT_TRUE(t->request(GenlMsg{ CTRL_CMD_GETFAMILY, {} }, true, again).ok());
+	ASSERT_TRUE(t->request(GenlMsg{CTRL_CMD_GETFAMILY, {}}, true, again).ok());
 	EXPECT_EQ(again.size(), replies.size());
 }
 
@@ -71,7 +73,7 @@ TEST(NlTransport, DoRequestGetsOneReplyAndTheAck)
 	w.put_string(CTRL_ATTR_FAMILY_NAME, "nlctrl");
 	for (int i = 0; i < 3; ++i) {
 		std::vector<GenlMsg> replies;
-		Status s = t->request(GenlMsg{ CTRL_CMD_GETFAMILY, w.bytes() }, false, replies);
+		Status s = t->request(GenlMsg{CTRL_CMD_GETFAMILY, w.bytes()}, false, replies);
 		ASSERT_TRUE(s.ok()) << s.err;
 		ASSERT_EQ(replies.size(), 1u);
 		EXPECT_EQ(family_name(replies[0]), "nlctrl");
@@ -85,7 +87,7 @@ TEST(NlTransport, KernelErrorsCarryErrnoAndExtack)
 	nl::AttrWriter w;
 	w.put_string(CTRL_ATTR_FAMILY_NAME, "rxecc_nosuch");
 	std::vector<GenlMsg> replies;
-	Status s = t->request(GenlMsg{ CTRL_CMD_GETFAMILY, w.bytes() }, false, replies);
+	Status s = t->request(GenlMsg{CTRL_CMD_GETFAMILY, w.bytes()}, false, replies);
 	EXPECT_EQ(s.kind, Status::kKernel);
 	EXPECT_EQ(s.err, ENOENT);
 	EXPECT_TRUE(replies.empty());
@@ -94,7 +96,7 @@ TEST(NlTransport, KernelErrorsCarryErrnoAndExtack)
 	// so in the extended ACK.
 	nl::AttrWriter longname;
 	longname.put_string(CTRL_ATTR_FAMILY_NAME, "rxecc_name_too_long_for_genl");
-	s = t->request(GenlMsg{ CTRL_CMD_GETFAMILY, longname.bytes() }, false, replies);
+	s = t->request(GenlMsg{CTRL_CMD_GETFAMILY, longname.bytes()}, false, replies);
 	EXPECT_EQ(s.kind, Status::kKernel);
 	EXPECT_EQ(s.err, EINVAL);
 	EXPECT_FALSE(s.extack.empty()) << "NETLINK_EXT_ACK is enabled on the socket";
@@ -103,14 +105,14 @@ TEST(NlTransport, KernelErrorsCarryErrnoAndExtack)
 	// depending on the kernel).
 	nl::AttrWriter bad;
 	bad.put_u8(CTRL_ATTR_FAMILY_ID, 1);
-	s = t->request(GenlMsg{ CTRL_CMD_GETFAMILY, bad.bytes() }, false, replies);
+	s = t->request(GenlMsg{CTRL_CMD_GETFAMILY, bad.bytes()}, false, replies);
 	EXPECT_EQ(s.kind, Status::kKernel);
 	EXPECT_GT(s.err, 0);
 	EXPECT_FALSE(s.extack.empty());
 
 	// The socket still works after errors.
 	std::vector<GenlMsg> ok;
-	EXPECT_TRUE(t->request(GenlMsg{ CTRL_CMD_GETFAMILY, {} }, true, ok).ok());
+	EXPECT_TRUE(t->request(GenlMsg{CTRL_CMD_GETFAMILY, {}}, true, ok).ok());
 	EXPECT_FALSE(ok.empty());
 }
 
@@ -130,7 +132,8 @@ TEST(NlTransport, MulticastGroups)
 
 // --- extack_message() on hand-built messages
 
-std::vector<std::uint8_t> error_msg(int err, bool capped, const std::string &text, bool tlv_flag = true)
+std::vector<std::uint8_t> error_msg(int err, bool capped, const std::string &text,
+                                    bool tlv_flag = true)
 {
 	// The original request: a header and 8 bytes of payload.
 	struct nlmsghdr orig = {};
@@ -144,7 +147,7 @@ std::vector<std::uint8_t> error_msg(int err, bool capped, const std::string &tex
 	struct nlmsghdr h = {};
 	h.nlmsg_type = NLMSG_ERROR;
 	h.nlmsg_flags = static_cast<std::uint16_t>((capped ? NLM_F_CAPPED : 0) |
-						   (tlv_flag ? NLM_F_ACK_TLVS : 0));
+	                                           (tlv_flag ? NLM_F_ACK_TLVS : 0));
 	struct nlmsgerr e = {};
 	e.error = -err;
 	e.msg = orig;
@@ -169,7 +172,7 @@ TEST(Extack, ErrorMessagesCappedOrNot)
 {
 	EXPECT_EQ(extack_of(error_msg(EINVAL, true, "rp_gd out of range")), "rp_gd out of range");
 	EXPECT_EQ(extack_of(error_msg(EINVAL, false, "with the request echoed")),
-		  "with the request echoed");
+	          "with the request echoed");
 	EXPECT_EQ(extack_of(error_msg(EINVAL, true, "flag missing", false)), "");
 }
 
@@ -178,7 +181,7 @@ TEST(Extack, WarningInTheAckOfASuccess)
 	// error 0: the kernel applied the request and warns (the request is
 	// never echoed in an ACK of a success)
 	EXPECT_EQ(extack_of(error_msg(0, true, "dcqcn: a period is shorter than one frame")),
-		  "dcqcn: a period is shorter than one frame");
+	          "dcqcn: a period is shorter than one frame");
 	EXPECT_EQ(extack_of(error_msg(0, true, "no TLVs", false)), "");
 }
 

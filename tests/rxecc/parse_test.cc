@@ -9,8 +9,10 @@
 #include "format.h"
 #include "parse.h"
 
-namespace rxecc {
-namespace {
+namespace rxecc
+{
+namespace
+{
 
 TEST(ParseU64, DecimalAndHex)
 {
@@ -30,8 +32,8 @@ TEST(ParseU64, RejectsSignsSpacesOverflowAndJunk)
 {
 	std::uint64_t v;
 	std::string err;
-	for (const char *bad : { "", "-1", "+1", " 1", "1 ", "1.0", "abc", "12k", "0x", "0xg",
-				 "18446744073709551616", "99999999999999999999999" }) {
+	for (const char *bad : {"", "-1", "+1", " 1", "1 ", "1.0", "abc", "12k", "0x", "0xg",
+	                        "18446744073709551616", "99999999999999999999999"}) {
 		EXPECT_FALSE(parse_u64(bad, v, err)) << '"' << bad << '"';
 		EXPECT_FALSE(err.empty());
 	}
@@ -53,11 +55,11 @@ TEST(ParseBool, Words)
 {
 	bool v = false;
 	std::string err;
-	for (const char *t : { "on", "ON", "yes", "true", "1" }) {
+	for (const char *t : {"on", "ON", "yes", "true", "1"}) {
 		ASSERT_TRUE(parse_bool(t, v, err)) << t;
 		EXPECT_TRUE(v);
 	}
-	for (const char *f : { "off", "Off", "no", "false", "0" }) {
+	for (const char *f : {"off", "Off", "no", "false", "0"}) {
 		ASSERT_TRUE(parse_bool(f, v, err)) << f;
 		EXPECT_FALSE(v);
 	}
@@ -131,7 +133,7 @@ TEST(ParseParam, MicrosecondsTakeTimes)
 	EXPECT_EQ(pv(n, "1ms"), 1000000u);
 	EXPECT_EQ(pv(n, "0.1us"), 100u);
 	EXPECT_NE(pv_error(n, "5min").find("t_ns: '5min' is not a time: unknown unit 'min'"),
-		  std::string::npos);
+	          std::string::npos);
 }
 
 TEST(ParseParam, BytesTakeSizes)
@@ -142,11 +144,14 @@ TEST(ParseParam, BytesTakeSizes)
 	EXPECT_EQ(pv(p, "64KiB"), 65536u);
 	EXPECT_EQ(pv(p, "64KB"), 64000u);
 	EXPECT_EQ(pv(p, "1.5KB"), 1500u);
-	EXPECT_EQ(pv_error(p, "5GB"), "window_bytes: 5GB (5000000000) is out of range 0..4294967295 bytes");
+	EXPECT_EQ(pv_error(p, "5GB"),
+	          "window_bytes: 5GB (5000000000) is out of range 0..4294967295 bytes");
 	const std::string e = pv_error(p, "64Kb");
-	EXPECT_EQ(e, "window_bytes: '64Kb' is not a size: sizes are in bytes, 'Kb' is bits (examples: "
-		     "1500, 64KiB, 4MB); expected an integer in 0..4294967295 bytes, or a size such as "
-		     "64KiB");
+	EXPECT_EQ(
+		e,
+		"window_bytes: '64Kb' is not a size: sizes are in bytes, 'Kb' is bits (examples: "
+		"1500, 64KiB, 4MB); expected an integer in 0..4294967295 bytes, or a size such as "
+		"64KiB");
 }
 
 TEST(ParseParam, BoolPercentAndPlain)
@@ -164,23 +169,23 @@ TEST(ParseParam, BoolPercentAndPlain)
 	EXPECT_EQ(pv_error(g, "9"), "rp_gd: 9 is out of range 10..16 log2");
 	EXPECT_NE(pv_error(g, "1ms").find("not a number"), std::string::npos);
 	ParamInfo q = param("rp_dce_tcp_g", RXE_CC_UNIT_ID_Q10, 0, 1023);
-	EXPECT_EQ(pv_error(q, "1024"), "rp_dce_tcp_g: 1024 is out of range 0..1023 (Q10, 1024 = 1.0)");
+	EXPECT_EQ(pv_error(q, "1024"),
+	          "rp_dce_tcp_g: 1024 is out of range 0..1023 (Q10, 1024 = 1.0)");
 }
 
 // What 'dev show' prints for a parameter, 'dev set' accepts back.
 TEST(ParseParam, RoundTripOfShownValues)
 {
-	const std::uint32_t units[] = { RXE_CC_UNIT_ID_NONE,  RXE_CC_UNIT_ID_BOOL,
-					RXE_CC_UNIT_ID_KBPS,  RXE_CC_UNIT_ID_US,
-					RXE_CC_UNIT_ID_NS,    RXE_CC_UNIT_ID_BYTES,
-					RXE_CC_UNIT_ID_PERCENT, RXE_CC_UNIT_ID_Q10,
-					RXE_CC_UNIT_ID_Q16,   RXE_CC_UNIT_ID_LOG2,
-					RXE_CC_UNIT_ID_DSCP,  RXE_CC_UNIT_ID_PCP };
+	const std::uint32_t units[] = {
+		RXE_CC_UNIT_ID_NONE,    RXE_CC_UNIT_ID_BOOL, RXE_CC_UNIT_ID_KBPS,
+		RXE_CC_UNIT_ID_US,      RXE_CC_UNIT_ID_NS,   RXE_CC_UNIT_ID_BYTES,
+		RXE_CC_UNIT_ID_PERCENT, RXE_CC_UNIT_ID_Q10,  RXE_CC_UNIT_ID_Q16,
+		RXE_CC_UNIT_ID_LOG2,    RXE_CC_UNIT_ID_DSCP, RXE_CC_UNIT_ID_PCP};
 	for (std::uint32_t unit : units) {
 		ParamInfo p = param("x", unit, 0, UINT32_MAX);
 		if (unit == RXE_CC_UNIT_ID_BOOL)
 			p.max = 1;
-		for (std::uint32_t v : { 0u, 1u, 63u, 4096u, 123456789u, UINT32_MAX }) {
+		for (std::uint32_t v : {0u, 1u, 63u, 4096u, 123456789u, UINT32_MAX}) {
 			if (v > p.max)
 				continue;
 			EXPECT_EQ(pv(p, format_param_value(unit, v)), v) << "unit " << unit;

@@ -15,7 +15,8 @@
 #include "rng.h"
 #include "text.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::traffic;
 
@@ -117,9 +118,10 @@ void check_sampling(const SizeCdf &c, std::uint64_t seed, std::size_t n)
 		// sizes are rounded to whole bytes, at least 1: a size b holds
 		// what the CDF puts in [b - 0.5, b + 0.5)
 		const double want = p.bytes < 1 ? 0 : c.cdf(p.bytes + 0.5);
-		const double got = static_cast<double>(std::upper_bound(v.begin(), v.end(), p.bytes) -
-						       v.begin()) /
-				   static_cast<double>(n);
+		const double got =
+			static_cast<double>(std::upper_bound(v.begin(), v.end(), p.bytes) -
+		                            v.begin()) /
+			static_cast<double>(n);
 		const double se = std::sqrt(want * (1 - want) / static_cast<double>(n));
 		EXPECT_NEAR(got, want, 5 * se) << "at " << p.bytes << " bytes";
 	}
@@ -170,11 +172,11 @@ TEST(Cdf, ShippedFilesMatchTheSpecs)
 	// pcn.md Table 1: share of flows per class; XL's bytes against L's
 	struct Table {
 		const char *name;
-		double s, m, l;	   // % of flows in S, M, L
+		double s, m, l;           // % of flows in S, M, L
 		double l_bytes, xl_bytes; // % of bytes in L, XL
 	};
 	for (const Table &t : {Table{"pcn_w1", 80.14, 10.32, 9.12, 83.8, 7.04},
-			       Table{"pcn_w2", 70.79, 16.59, 3.52, 1.53, 96.7}}) {
+	                       Table{"pcn_w2", 70.79, 16.59, 3.52, 1.53, 96.7}}) {
 		SCOPED_TRACE(t.name);
 		SizeCdf c = shipped(t.name);
 		EXPECT_NEAR(c.cdf(10000) * 100, t.s, 1e-9);

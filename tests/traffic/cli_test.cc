@@ -10,7 +10,8 @@
 
 #include "cli.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::traffic;
 
@@ -44,9 +45,10 @@ TEST(Cli, LaunchDefaultsAndValues)
 	EXPECT_FALSE(p.cli.run.deadline_ns);
 	EXPECT_EQ(p.cli.run.ack_timeout, 18u);
 
-	p = parse({"launch", "--schedule", kSched, "--hosts", kSched, "--out", "/tmp/x", "--bin",
-		   "250us", "--spin", "0", "--deadline", "1.5s", "--messages", "all", "--port", "7000",
-		   "--ack-timeout", "19", "--busy-poll", "--start-delay", "1s"});
+	p = parse({"launch", "--schedule",  kSched,          "--hosts", kSched, "--out",
+	           "/tmp/x", "--bin",       "250us",         "--spin",  "0",    "--deadline",
+	           "1.5s",   "--messages",  "all",           "--port",  "7000", "--ack-timeout",
+	           "19",     "--busy-poll", "--start-delay", "1s"});
 	ASSERT_EQ(p.rc, -1) << p.err;
 	EXPECT_EQ(p.cli.run.bin_ns, 250000u);
 	EXPECT_EQ(p.cli.run.spin_ns, 0u);
@@ -61,20 +63,24 @@ TEST(Cli, LaunchDefaultsAndValues)
 TEST(Cli, RunStartAt)
 {
 	Parsed p = parse({"run", "--host", "h1", "--schedule", kSched, "--hosts", kSched, "--out",
-			  "/tmp/x", "--start-at", "1767225600.25"});
+	                  "/tmp/x", "--start-at", "1767225600.25"});
 	ASSERT_EQ(p.rc, -1) << p.err;
 	EXPECT_EQ(p.cli.run.start_at_real_ns, 1767225600250000000LL);
 	EXPECT_FALSE(p.cli.run.start_after_ns);
-	p = parse({"run", "--host", "h1", "--schedule", kSched, "--hosts", kSched, "--out", "/tmp/x",
-		   "--start-at", "+2s"});
+	p = parse({"run", "--host", "h1", "--schedule", kSched, "--hosts", kSched, "--out",
+	           "/tmp/x", "--start-at", "+2s"});
 	ASSERT_EQ(p.rc, -1) << p.err;
 	EXPECT_EQ(p.cli.run.start_after_ns, 2000000000u);
-	p = parse({"run", "--host", "h1", "--schedule", kSched, "--hosts", kSched, "--out", "/tmp/x",
-		   "--start-at", "tomorrow"});
+	p = parse({"run", "--host", "h1", "--schedule", kSched, "--hosts", kSched, "--out",
+	           "/tmp/x", "--start-at", "tomorrow"});
 	EXPECT_EQ(p.rc, 2);
-	EXPECT_EQ(p.err.rfind("rxecc-traffic: --start-at: 'tomorrow' is not seconds since the epoch", 0), 0u)
+	EXPECT_EQ(
+		p.err.rfind("rxecc-traffic: --start-at: 'tomorrow' is not seconds since the epoch",
+	                    0),
+		0u)
 		<< p.err;
-	p = parse({"run", "--schedule", kSched, "--hosts", kSched, "--out", "/tmp/x", "--start-at", "+1s"});
+	p = parse({"run", "--schedule", kSched, "--hosts", kSched, "--out", "/tmp/x", "--start-at",
+	           "+1s"});
 	EXPECT_EQ(p.rc, 2); // --host is required
 	EXPECT_NE(p.err.find("--host"), std::string::npos) << p.err;
 }
@@ -92,13 +98,15 @@ TEST(Cli, BadValuesNameTheOption)
 		{{"--start-delay", "soon"}, "rxecc-traffic: --start-delay: 'soon' is not a time"},
 	};
 	for (const auto &[extra, want] : cases) {
-		std::vector<const char *> a{"launch", "--schedule", kSched, "--hosts", kSched, "--out", "/x"};
+		std::vector<const char *> a{"launch", "--schedule", kSched, "--hosts",
+		                            kSched,   "--out",      "/x"};
 		a.insert(a.end(), extra.begin(), extra.end());
 		Parsed p = parse(a);
 		EXPECT_EQ(p.rc, 2) << extra[0];
 		EXPECT_EQ(p.err.substr(0, want.size()), want) << p.err;
 	}
-	Parsed p = parse({"launch", "--schedule", "/nonexistent", "--hosts", kSched, "--out", "/x"});
+	Parsed p =
+		parse({"launch", "--schedule", "/nonexistent", "--hosts", kSched, "--out", "/x"});
 	EXPECT_EQ(p.rc, 2);
 	EXPECT_NE(p.err.find("--schedule"), std::string::npos) << p.err;
 	EXPECT_NE(p.err.find("/nonexistent"), std::string::npos) << p.err;
@@ -110,9 +118,10 @@ TEST(Cli, BadValuesNameTheOption)
 
 TEST(Cli, Gen)
 {
-	Parsed p = parse({"gen", "poisson", "--src", "h1,h2", "--dst", "r", "--cdf", "websearch",
-			  "--load", "0.3", "--rate", "100M", "--duration", "10s", "--msg", "4KiB",
-			  "--verb", "send", "--qps", "2", "-o", "/tmp/s"});
+	Parsed p = parse({"gen",        "poisson",   "--src",  "h1,h2", "--dst",  "r",
+	                  "--cdf",      "websearch", "--load", "0.3",   "--rate", "100M",
+	                  "--duration", "10s",       "--msg",  "4KiB",  "--verb", "send",
+	                  "--qps",      "2",         "-o",     "/tmp/s"});
 	ASSERT_EQ(p.rc, -1) << p.err;
 	EXPECT_EQ(p.cli.cmd, "gen");
 	const GenArgs &g = p.cli.gen;
@@ -128,11 +137,11 @@ TEST(Cli, Gen)
 	EXPECT_EQ(g.prefix, "p");
 	EXPECT_EQ(g.output, "/tmp/s");
 	EXPECT_EQ(g.command_line,
-		  "rxecc-traffic gen poisson --src h1,h2 --dst r --cdf websearch --load 0.3 --rate "
-		  "100M --duration 10s --msg 4KiB --verb send --qps 2 -o /tmp/s");
+	          "rxecc-traffic gen poisson --src h1,h2 --dst r --cdf websearch --load 0.3 --rate "
+	          "100M --duration 10s --msg 4KiB --verb send --qps 2 -o /tmp/s");
 
 	p = parse({"gen", "incast", "--senders", "h1,h2", "--receiver", "r", "--size", "64KiB",
-		   "--repeat", "3", "--period", "1ms"});
+	           "--repeat", "3", "--period", "1ms"});
 	EXPECT_EQ(p.cli.gen.senders, (std::vector<std::string>{"h1", "h2"}));
 	ASSERT_EQ(p.rc, -1) << p.err;
 	EXPECT_EQ(p.cli.gen.size_bytes, 65536u);
@@ -141,25 +150,27 @@ TEST(Cli, Gen)
 	EXPECT_EQ(p.cli.gen.prefix, "incast");
 
 	const std::vector<std::pair<std::vector<const char *>, std::string>> bad = {
-		{{"gen", "incast", "--senders", "h1", "--receiver", "r", "--size", "64KiB", "--repeat", "2"},
-		 "rxecc-traffic: --period: needed with more than one repetition"},
+		{{"gen", "incast", "--senders", "h1", "--receiver", "r", "--size", "64KiB",
+	          "--repeat", "2"},
+	         "rxecc-traffic: --period: needed with more than one repetition"},
 		{{"gen", "incast", "--senders", "h1", "--receiver", "r", "--size", "0"},
-		 "rxecc-traffic: --size: must be at least 1 byte"},
+	         "rxecc-traffic: --size: must be at least 1 byte"},
 		{{"gen", "incast", "--senders", "h1,h/2", "--receiver", "r", "--size", "1"},
-		 "rxecc-traffic: --senders: 'h/2' is not a host name"},
+	         "rxecc-traffic: --senders: 'h/2' is not a host name"},
 		{{"gen", "poisson", "--src", "a", "--dst", "b", "--cdf", "websearch", "--load", "x",
-		  "--rate", "1G", "--duration", "1s"},
-		 "rxecc-traffic: --load: 'x' is not a fraction above 0 (e.g. 0.3)"},
-		{{"gen", "poisson", "--src", "a", "--dst", "b", "--cdf", "websearch", "--load", "0.3",
-		  "--rate", "1GBps", "--duration", "1s"},
-		 "rxecc-traffic: --rate: '1GBps' is not a rate"},
+	          "--rate", "1G", "--duration", "1s"},
+	         "rxecc-traffic: --load: 'x' is not a fraction above 0 (e.g. 0.3)"},
+		{{"gen", "poisson", "--src", "a", "--dst", "b", "--cdf", "websearch", "--load",
+	          "0.3", "--rate", "1GBps", "--duration", "1s"},
+	         "rxecc-traffic: --rate: '1GBps' is not a rate"},
 		{{"gen", "staircase", "--senders", "a", "--receiver", "b", "--step", "0"},
-		 "rxecc-traffic: --step: must be longer than 0"},
+	         "rxecc-traffic: --step: must be longer than 0"},
 		{{"gen", "longshort", "--long-src", "a", "--short-src", "b", "--dst", "c",
-		  "--long-duration", "1s", "--short-size", "1MB", "--short-at", "1q"},
-		 "rxecc-traffic: --short-at: '1q' is not a time"},
-		{{"gen", "staircase", "--senders", "a", "--receiver", "b", "--step", "1s", "--verb", "atomic"},
-		 "rxecc-traffic: --verb: atomic not in {write,send,read}"},
+	          "--long-duration", "1s", "--short-size", "1MB", "--short-at", "1q"},
+	         "rxecc-traffic: --short-at: '1q' is not a time"},
+		{{"gen", "staircase", "--senders", "a", "--receiver", "b", "--step", "1s", "--verb",
+	          "atomic"},
+	         "rxecc-traffic: --verb: atomic not in {write,send,read}"},
 	};
 	for (const auto &[args, want] : bad) {
 		Parsed q = parse(args);
@@ -201,7 +212,7 @@ TEST(Cli, WireCompare)
 		p = parse({"wire", "/tmp", "--compare", bad});
 		EXPECT_EQ(p.rc, 2) << bad;
 		EXPECT_EQ(p.err, std::string("rxecc-traffic: --compare: '") + bad +
-					 "' is not SRC,DST,DSCP,FRAMES,BYTES\n");
+		                         "' is not SRC,DST,DSCP,FRAMES,BYTES\n");
 	}
 }
 

@@ -13,7 +13,8 @@
 #include "generators.h"
 #include "text.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::traffic;
 
@@ -159,7 +160,9 @@ struct PoissonCase {
 	std::uint64_t seed;
 };
 
-class Poisson : public ::testing::TestWithParam<PoissonCase> {};
+class Poisson : public ::testing::TestWithParam<PoissonCase>
+{
+};
 
 // The offered load equals the target within 5 standard errors. With
 // arrival rate L and sizes X, the bytes offered in T are a compound Poisson
@@ -213,10 +216,10 @@ TEST_P(Poisson, OfferedLoadMatchesTarget)
 INSTANTIATE_TEST_SUITE_P(
 	Loads, Poisson,
 	::testing::Values(PoissonCase{"websearch", 0.3, 100000000, 3600000000000ULL, 1},
-			  PoissonCase{"websearch", 0.5, 1000000000, 600000000000ULL, 2},
-			  PoissonCase{"fb_hadoop", 0.3, 100000000, 600000000000ULL, 3},
-			  PoissonCase{"accurate_c", 0.8, 10000000000ULL, 10000000000ULL, 4},
-			  PoissonCase{"pcn_w2", 0.6, 40000000000ULL, 60000000000ULL, 5}));
+                          PoissonCase{"websearch", 0.5, 1000000000, 600000000000ULL, 2},
+                          PoissonCase{"fb_hadoop", 0.3, 100000000, 600000000000ULL, 3},
+                          PoissonCase{"accurate_c", 0.8, 10000000000ULL, 10000000000ULL, 4},
+                          PoissonCase{"pcn_w2", 0.6, 40000000000ULL, 60000000000ULL, 5}));
 
 TEST(Generators, PoissonSameSeedSameSchedule)
 {

@@ -10,7 +10,8 @@
 
 #include "progress.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::traffic;
 
@@ -95,7 +96,7 @@ TEST(FlowProgress, DurationFlowStopsPostingAtItsEnd)
 	FlowProgress p(f, 1000, false);
 	p.start(50);
 	EXPECT_TRUE(p.post(0, 50));
-	EXPECT_TRUE(p.post(0, 1049)); // 999 ns after the start
+	EXPECT_TRUE(p.post(0, 1049));  // 999 ns after the start
 	EXPECT_FALSE(p.post(0, 1050)); // start + duration
 	EXPECT_TRUE(p.posting_over(1050));
 	p.complete(0, 0, 600);

@@ -23,7 +23,8 @@
 #include "retx.h"
 #include "text.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::traffic;
 
@@ -40,7 +41,8 @@ Schedule sched()
 	return *s;
 }
 
-class TempDir {
+class TempDir
+{
 public:
 	TempDir()
 	{
@@ -57,7 +59,8 @@ public:
 	}
 	bool exists(const std::string &rel) const
 	{
-		struct stat st{};
+		struct stat st {
+		};
 		return stat((path_ + "/" + rel).c_str(), &st) == 0;
 	}
 	void write(const std::string &rel, const std::string &text) const
@@ -76,14 +79,14 @@ TEST(Records, UnknownValuesAreEmptyFields)
 	FlowRecord r;
 	r.status = "connect_timeout:rejected_8";
 	EXPECT_EQ(flow_row(s.flows[0], r),
-		  "w,a,b,write,2500,,1024,1,26,0,,,,,,,,,connect_timeout:rejected_8,");
+	          "w,a,b,write,2500,,1024,1,26,0,,,,,,,,,connect_timeout:rejected_8,");
 	r.start_ns = 5;
 	r.bytes = 0;
 	r.retx = 3;
 	r.qpns = {17, 18};
 	r.dst_qpns = {19};
-	EXPECT_EQ(flow_row(s.flows[2], r),
-		  "r,a,b,read,,1000000000,1000,2,26,2000000,5,,,,0,,3,17;18,connect_timeout:rejected_8,19");
+	EXPECT_EQ(flow_row(s.flows[2], r), "r,a,b,read,,1000000000,1000,2,26,2000000,5,,,,0,,3,17;"
+	                                   "18,connect_timeout:rejected_8,19");
 	RxRecord rx;
 	rx.first_byte_ns = 10;
 	rx.status = "ok";
@@ -119,8 +122,11 @@ void write_hosts(const TempDir &d, const Schedule &s)
 	HostOutput a;
 	a.host = "a";
 	a.driven = {{&s.flows[0], &w}, {&s.flows[1], &sp}};
-	a.meta = {{"host", "a"}, {"version", "0.1.0"}, {"t0_monotonic_ns", 123}, {"t0_realtime_ns", 456},
-		  {"settings", {{"bin_ns", 1000000}}}};
+	a.meta = {{"host", "a"},
+	          {"version", "0.1.0"},
+	          {"t0_monotonic_ns", 123},
+	          {"t0_realtime_ns", 456},
+	          {"settings", {{"bin_ns", 1000000}}}};
 	HostOutput b;
 	b.host = "b";
 	b.driven = {{&s.flows[2], &r}};
@@ -131,8 +137,11 @@ void write_hosts(const TempDir &d, const Schedule &s)
 	rx.msgs = 1;
 	rx.status = "ok";
 	b.received = {{"s", rx}};
-	b.meta = {{"host", "b"}, {"version", "0.1.0"}, {"t0_monotonic_ns", 123}, {"t0_realtime_ns", 456},
-		  {"settings", {{"bin_ns", 1000000}}}};
+	b.meta = {{"host", "b"},
+	          {"version", "0.1.0"},
+	          {"t0_monotonic_ns", 123},
+	          {"t0_realtime_ns", 456},
+	          {"settings", {{"bin_ns", 1000000}}}};
 	std::string err;
 	ASSERT_TRUE(write_host_output(d.path(), a, &err)) << err;
 	ASSERT_TRUE(write_host_output(d.path(), b, &err)) << err;
@@ -144,32 +153,37 @@ TEST(Records, HostFilesAndMerge)
 	Schedule s = sched();
 	write_hosts(d, s);
 	EXPECT_EQ(d.read("a/flows.csv"),
-		  std::string(kFlowsHeader) + "\n" +
-			  "w,a,b,write,2500,,1024,1,26,0,1000,300000,1200000,1200000,2500,3,,17,ok,33\n"
-			  "s,a,b,send,100,,100,1,26,1000000,1000500,,,1100000,100,1,,,ok,\n");
+	          std::string(kFlowsHeader) + "\n" +
+	                  "w,a,b,write,2500,,1024,1,26,0,1000,300000,1200000,1200000,2500,3,,17,ok,"
+	                  "33\n"
+	                  "s,a,b,send,100,,100,1,26,1000000,1000500,,,1100000,100,1,,,ok,\n");
 	EXPECT_EQ(d.read("b/rx.csv"), std::string(kRxHeader) + "\ns,1090000,1090000,100,1,ok\n");
 	EXPECT_EQ(d.read("a/messages.csv"),
-		  std::string(kMessagesHeader) + "\ns,0,100,1000500,1100000,0\n");
+	          std::string(kMessagesHeader) + "\ns,0,100,1000500,1100000,0\n");
 	// w's bins: 0 .. 1 ms: 2048 B, 1 .. 2 ms: 452 B
-	EXPECT_EQ(d.read("a/bins.csv"), std::string(kBinsHeader) +
-						"\nw,0,2048\nw,1000000,452\ns,1000000,100\n");
+	EXPECT_EQ(d.read("a/bins.csv"),
+	          std::string(kBinsHeader) + "\nw,0,2048\nw,1000000,452\ns,1000000,100\n");
 
 	MergeResult res;
 	std::string err;
 	ASSERT_TRUE(merge_records(d.path(), s, res, &err)) << err;
 	EXPECT_EQ(d.read("flows.csv"),
-		  std::string(kFlowsHeader) + "\n" +
-			  "w,a,b,write,2500,,1024,1,26,0,1000,300000,1200000,1200000,2500,3,,17,ok,33\n"
-			  // SEND: first and last byte from the receiver
-			  "s,a,b,send,100,,100,1,26,1000000,1000500,1090000,1090000,1100000,100,1,,,ok,\n"
-			  "r,a,b,read,,1000000000,1000,2,26,2000000,2004000,2500000,2500000,,1000,1,,,"
-			  "wc_error:rem_access_err,\n"
-			  // c wrote nothing
-			  "x,c,a,write,1,,65536,1,26,3000000,,,,,,,,,no_record,\n");
-	EXPECT_EQ(d.read("bins.csv"), std::string(kBinsHeader) +
-					      "\nw,0,2048\nw,1000000,452\ns,1000000,100\nr,2000000,1000\n");
+	          std::string(kFlowsHeader) + "\n" +
+	                  "w,a,b,write,2500,,1024,1,26,0,1000,300000,1200000,1200000,2500,3,,17,ok,"
+	                  "33\n"
+	                  // SEND: first and last byte from the receiver
+	                  "s,a,b,send,100,,100,1,26,1000000,1000500,1090000,1090000,1100000,100,1,,"
+	                  ",ok,\n"
+	                  "r,a,b,read,,1000000000,1000,2,26,2000000,2004000,2500000,2500000,,1000,"
+	                  "1,,,"
+	                  "wc_error:rem_access_err,\n"
+	                  // c wrote nothing
+	                  "x,c,a,write,1,,65536,1,26,3000000,,,,,,,,,no_record,\n");
+	EXPECT_EQ(d.read("bins.csv"),
+	          std::string(kBinsHeader) +
+	                  "\nw,0,2048\nw,1000000,452\ns,1000000,100\nr,2000000,1000\n");
 	EXPECT_EQ(d.read("messages.csv"),
-		  std::string(kMessagesHeader) + "\ns,0,100,1000500,1100000,0\n");
+	          std::string(kMessagesHeader) + "\ns,0,100,1000500,1100000,0\n");
 	EXPECT_EQ(res.flows, 4u);
 	EXPECT_EQ(res.ok, 2u);
 	EXPECT_EQ(res.failed.at("x"), "no_record");
@@ -179,7 +193,7 @@ TEST(Records, HostFilesAndMerge)
 	EXPECT_EQ(res.start.p99, 4000);
 	EXPECT_EQ(res.start.max, 4000);
 	EXPECT_EQ(summary_line(res),
-		  "2 of 4 flows ok; start error p50 1.0 us, p99 4.0 us, max 4.0 us (3 flows)");
+	          "2 of 4 flows ok; start error p50 1.0 us, p99 4.0 us, max 4.0 us (3 flows)");
 
 	const auto j = nlohmann::json::parse(d.read("summary.json"));
 	EXPECT_EQ(j["t0_monotonic_ns"], 123);
@@ -208,7 +222,9 @@ struct BadFile {
 	const char *error; // after "DIR/"
 };
 
-class MergeBad : public ::testing::TestWithParam<BadFile> {};
+class MergeBad : public ::testing::TestWithParam<BadFile>
+{
+};
 
 TEST_P(MergeBad, RejectedAndNothingWritten)
 {
@@ -233,45 +249,67 @@ TEST_P(MergeBad, RejectedAndNothingWritten)
 INSTANTIATE_TEST_SUITE_P(
 	Files, MergeBad,
 	::testing::Values(
-		BadFile{"a/flows.csv", "flow,src\n", "a/flows.csv:1: the header is not flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status,dst_qpns"},
+		BadFile{"a/flows.csv", "flow,src\n",
+                        "a/flows.csv:1: the header is not "
+                        "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_"
+                        "ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,"
+                        "status,dst_qpns"},
 		BadFile{"a/flows.csv",
-			"flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status,dst_qpns\n"
-			"w,a,b,write,2500,,1024,1,26,0,1000\n",
-			"a/flows.csv:2: expected 20 fields, found 11"},
+                        "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_"
+                        "ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,"
+                        "status,dst_qpns\n"
+                        "w,a,b,write,2500,,1024,1,26,0,1000\n",
+                        "a/flows.csv:2: expected 20 fields, found 11"},
 		BadFile{"a/flows.csv",
-			"flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status,dst_qpns\n"
-			"\n"
-			"w,a,b,write,2500,,1024,1,26,0,1x,,,,,,,,ok,\n",
-			"a/flows.csv:3: start_ns: '1x' is not a whole number"},
+                        "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_"
+                        "ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,"
+                        "status,dst_qpns\n"
+                        "\n"
+                        "w,a,b,write,2500,,1024,1,26,0,1x,,,,,,,,ok,\n",
+                        "a/flows.csv:3: start_ns: '1x' is not a whole number"},
 		BadFile{"a/flows.csv",
-			"flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status,dst_qpns\n"
-			"r,a,b,read,,1000000000,1000,2,26,2000000,,,,,,,,,ok,\n",
-			"a/flows.csv:2: flow 'r' is not driven by a"},
+                        "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_"
+                        "ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,"
+                        "status,dst_qpns\n"
+                        "r,a,b,read,,1000000000,1000,2,26,2000000,,,,,,,,,ok,\n",
+                        "a/flows.csv:2: flow 'r' is not driven by a"},
 		BadFile{"a/flows.csv",
-			"flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status,dst_qpns\n"
-			"w,a,b,write,2501,,1024,1,26,0,,,,,,,,,ok,\n",
-			"a/flows.csv:2: flow 'w' does not match the schedule (w,a,b,write,2501,,1024,1,26,0)"},
+                        "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_"
+                        "ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,"
+                        "status,dst_qpns\n"
+                        "w,a,b,write,2501,,1024,1,26,0,,,,,,,,,ok,\n",
+                        "a/flows.csv:2: flow 'w' does not match the schedule "
+                        "(w,a,b,write,2501,,1024,1,26,0)"},
 		BadFile{"a/flows.csv",
-			"flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status,dst_qpns\n"
-			"w,a,b,write,2500,,1024,1,26,0,,,,,,,,1;x,ok,\n",
-			"a/flows.csv:2: qpns: '1;x' is not a list of QP numbers (a;b;...)"},
+                        "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_"
+                        "ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,"
+                        "status,dst_qpns\n"
+                        "w,a,b,write,2500,,1024,1,26,0,,,,,,,,1;x,ok,\n",
+                        "a/flows.csv:2: qpns: '1;x' is not a list of QP numbers (a;b;...)"},
 		BadFile{"a/flows.csv",
-			"flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status,dst_qpns\n"
-			"w,a,b,write,2500,,1024,1,26,0,,,,,,,,,,\n",
-			"a/flows.csv:2: status: empty or not a single field"},
+                        "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_"
+                        "ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,"
+                        "status,dst_qpns\n"
+                        "w,a,b,write,2500,,1024,1,26,0,,,,,,,,,,\n",
+                        "a/flows.csv:2: status: empty or not a single field"},
 		BadFile{"a/flows.csv",
-			"flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,status,dst_qpns\n"
-			"zz,a,b,write,2500,,1024,1,26,0,,,,,,,,,ok,\n",
-			"a/flows.csv:2: flow 'zz' is not in the schedule"},
-		BadFile{"b/rx.csv", "flow,first_byte_ns,last_byte_ns,bytes,msgs,status\nw,1,2,3,4,ok\n",
-			"b/rx.csv:2: flow 'w' is not a SEND flow received by b"},
-		BadFile{"b/rx.csv", "flow,first_byte_ns,last_byte_ns,bytes,msgs,status\ns,1,2,,4,ok\n",
-			"b/rx.csv:2: bytes: empty"},
+                        "flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_"
+                        "ns,start_ns,first_byte_ns,last_byte_ns,complete_ns,bytes,msgs,retx,qpns,"
+                        "status,dst_qpns\n"
+                        "zz,a,b,write,2500,,1024,1,26,0,,,,,,,,,ok,\n",
+                        "a/flows.csv:2: flow 'zz' is not in the schedule"},
+		BadFile{"b/rx.csv",
+                        "flow,first_byte_ns,last_byte_ns,bytes,msgs,status\nw,1,2,3,4,ok\n",
+                        "b/rx.csv:2: flow 'w' is not a SEND flow received by b"},
+		BadFile{"b/rx.csv",
+                        "flow,first_byte_ns,last_byte_ns,bytes,msgs,status\ns,1,2,,4,ok\n",
+                        "b/rx.csv:2: bytes: empty"},
 		BadFile{"a/bins.csv", "flow,bin_start_ns,bytes\nw,0,-5\n",
-			"a/bins.csv:2: bytes: '-5' is not a whole number"},
+                        "a/bins.csv:2: bytes: '-5' is not a whole number"},
 		BadFile{"a/messages.csv", "flow,msg,bytes,post_ns,complete_ns,qp\ns,0,1,\"2,3\n",
-			"a/messages.csv:2: *"},
-		BadFile{"b/host.json", "{\"host\": \"a\"}\n", "b/host.json:1: \"host\" is not \"b\""}));
+                        "a/messages.csv:2: *"},
+		BadFile{"b/host.json", "{\"host\": \"a\"}\n",
+                        "b/host.json:1: \"host\" is not \"b\""}));
 
 TEST(Wire, CountsOkFlowsPerDirection)
 {
@@ -315,17 +353,20 @@ TEST(Wire, CompareWithTheFabric)
 	WireCompare c = compare_wire(want, f, b);
 	EXPECT_TRUE(c.match);
 	EXPECT_EQ(c.repeated_cm, 0u);
-	EXPECT_EQ(c.message, "match: 105 frames, 109610 bytes; the records account for 100 data "
-			     "frames (108000 bytes) and 5 connection management frames (1610 bytes)");
+	EXPECT_EQ(c.message,
+	          "match: 105 frames, 109610 bytes; the records account for 100 data "
+	          "frames (108000 bytes) and 5 connection management frames (1610 bytes)");
 	// two MADs sent again: still a match
 	c = compare_wire(want, f + 2, b + 2 * 322);
 	EXPECT_TRUE(c.match);
 	EXPECT_EQ(c.repeated_cm, 2u);
-	EXPECT_NE(c.message.find(", and 2 repeated connection management frames"), std::string::npos);
+	EXPECT_NE(c.message.find(", and 2 repeated connection management frames"),
+	          std::string::npos);
 	// a data frame sent again (1082 bytes) is not a MAD
 	c = compare_wire(want, f + 1, b + 1082);
 	EXPECT_FALSE(c.match);
-	EXPECT_EQ(c.message.rfind("1 extra frames of 1082 bytes are not connection management", 0), 0u)
+	EXPECT_EQ(c.message.rfind("1 extra frames of 1082 bytes are not connection management", 0),
+	          0u)
 		<< c.message;
 	// a frame short
 	c = compare_wire(want, f - 1, b - 1080);
@@ -353,11 +394,13 @@ TEST(Csv, LinesFieldsAndErrors)
 }
 
 // A Transport that answers QP_GET with one canned QP.
-class FakeQp : public rxecc::Transport {
+class FakeQp : public rxecc::Transport
+{
 public:
 	std::optional<std::uint64_t> retx;
 	bool fail = false;
-	rxecc::Status request(const rxecc::GenlMsg &req, bool, std::vector<rxecc::GenlMsg> &out) override
+	rxecc::Status request(const rxecc::GenlMsg &req, bool,
+	                      std::vector<rxecc::GenlMsg> &out) override
 	{
 		if (fail)
 			return rxecc::Status::kernel(2, "no such QP");
@@ -381,7 +424,10 @@ public:
 		return {};
 	}
 	rxecc::Status subscribe_events() override { return {}; }
-	rxecc::Status wait_events(std::uint64_t, std::vector<rxecc::GenlMsg> &) override { return {}; }
+	rxecc::Status wait_events(std::uint64_t, std::vector<rxecc::GenlMsg> &) override
+	{
+		return {};
+	}
 };
 
 TEST(Retx, ReadFromTheQpStats)

@@ -9,7 +9,8 @@
 #include "hosts.h"
 #include "schedule.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::traffic;
 
@@ -98,7 +99,7 @@ TEST(Schedule, BaseOptionsApplyBeforeDefaults)
 	base.ack_timeout = 14;
 	std::string err;
 	auto s = parse_schedule("a h1 h2 0 size=1\ndefaults timeout=19\nb h1 h2 0 size=1\n", "x",
-				&err, base);
+	                        &err, base);
 	ASSERT_TRUE(s) << err;
 	EXPECT_EQ(s->flows[0].opt.ack_timeout, 14u);
 	EXPECT_EQ(s->flows[1].opt.ack_timeout, 19u);
@@ -112,9 +113,9 @@ TEST(Schedule, FormatParsesBackAndHashIgnoresLayout)
 	s->header = {"made by a test"};
 	const std::string text = format_schedule(*s);
 	EXPECT_EQ(text.rfind("# made by a test\nw1 h1 r 0ns size=1MB verb=write msg=64KiB qps=1 "
-			     "dscp=26 depth=128 timeout=18\n",
-			     0),
-		  0u)
+	                     "dscp=26 depth=128 timeout=18\n",
+	                     0),
+	          0u)
 		<< text;
 	auto back = parse_schedule(text, "again", &err);
 	ASSERT_TRUE(back) << err;
@@ -147,7 +148,9 @@ struct Bad {
 	const char *error; // the message; a final '*' matches any rest
 };
 
-class ScheduleBad : public ::testing::TestWithParam<Bad> {};
+class ScheduleBad : public ::testing::TestWithParam<Bad>
+{
+};
 
 TEST_P(ScheduleBad, RejectedWithLine)
 {
@@ -165,54 +168,54 @@ TEST_P(ScheduleBad, RejectedWithLine)
 INSTANTIATE_TEST_SUITE_P(
 	Lines, ScheduleBad,
 	::testing::Values(
-		Bad{"ok h1 h2 0 size=1\nf h1 h2 0\n",
-		    "s.txt:2: expected NAME SRC DST START size=SIZE|duration=TIME [KEY=VALUE ...] or "
-		    "defaults KEY=VALUE ..."},
-		Bad{"f,1 h1 h2 0 size=1\n",
-		    "s.txt:1: flow name 'f,1' is not a name (letters, digits, '_', '-', '.'; at most 64)"},
-		Bad{"f h/1 h2 0 size=1\n",
-		    "s.txt:1: SRC 'h/1' is not a name (letters, digits, '_', '-', '.'; at most 64)"},
+		Bad{"ok h1 h2 0 size=1\nf h1 h2 0\n", "s.txt:2: expected NAME SRC DST START "
+                                                      "size=SIZE|duration=TIME [KEY=VALUE ...] or "
+                                                      "defaults KEY=VALUE ..."},
+		Bad{"f,1 h1 h2 0 size=1\n", "s.txt:1: flow name 'f,1' is not a name (letters, "
+                                            "digits, '_', '-', '.'; at most 64)"},
+		Bad{"f h/1 h2 0 size=1\n", "s.txt:1: SRC 'h/1' is not a name (letters, digits, "
+                                           "'_', '-', '.'; at most 64)"},
 		Bad{"f h1 h2 0 size=1\n\nf h2 h1 0 size=1\n",
-		    "s.txt:3: flow 'f' is already defined on line 1"},
+                    "s.txt:3: flow 'f' is already defined on line 1"},
 		Bad{"f h1 h1 0 size=1\n", "s.txt:1: flow 'f': SRC and DST are the same host 'h1'"},
-		Bad{"f h1 h2 5 size=1\n",
-		    "s.txt:1: START: '5' is not a time*"},
-		Bad{"f h1 h2 0 size=1 duration=1s\n", "s.txt:1: flow 'f' has both size and duration"},
+		Bad{"f h1 h2 5 size=1\n", "s.txt:1: START: '5' is not a time*"},
+		Bad{"f h1 h2 0 size=1 duration=1s\n",
+                    "s.txt:1: flow 'f' has both size and duration"},
 		Bad{"f h1 h2 0 verb=send\n", "s.txt:1: flow 'f' needs size=SIZE or duration=TIME"},
 		Bad{"f h1 h2 0 size=0\n", "s.txt:1: size: a flow moves at least 1 byte"},
 		Bad{"f h1 h2 0 duration=0\n", "s.txt:1: duration: must be longer than 0"},
-		Bad{"f h1 h2 0 size=1 color=red\n",
-		    "s.txt:1: unknown setting 'color' (known: size, duration, verb, msg, qps, dscp, "
-		    "depth, timeout)"},
+		Bad{"f h1 h2 0 size=1 color=red\n", "s.txt:1: unknown setting 'color' (known: "
+                                                    "size, duration, verb, msg, qps, dscp, "
+                                                    "depth, timeout)"},
 		Bad{"f h1 h2 0 size=1 qps=2 qps=3\n", "s.txt:1: qps given twice"},
 		Bad{"f h1 h2 0 size=1 verb=atomic\n",
-		    "s.txt:1: verb: 'atomic' is not write, send or read"},
+                    "s.txt:1: verb: 'atomic' is not write, send or read"},
 		Bad{"f h1 h2 0 size=1 msg=0\n",
-		    "s.txt:1: msg: 0 is not a message size from 1B to 1GiB"},
+                    "s.txt:1: msg: 0 is not a message size from 1B to 1GiB"},
 		Bad{"f h1 h2 0 size=1 msg=2GiB\n",
-		    "s.txt:1: msg: 2GiB is not a message size from 1B to 1GiB"},
+                    "s.txt:1: msg: 2GiB is not a message size from 1B to 1GiB"},
 		Bad{"f h1 h2 0 size=1 qps=0\n",
-		    "s.txt:1: qps: '0' is not a whole number from 1 to 64"},
+                    "s.txt:1: qps: '0' is not a whole number from 1 to 64"},
 		Bad{"f h1 h2 0 size=1 qps=65\n",
-		    "s.txt:1: qps: '65' is not a whole number from 1 to 64"},
+                    "s.txt:1: qps: '65' is not a whole number from 1 to 64"},
 		Bad{"f h1 h2 0 size=1 dscp=64\n",
-		    "s.txt:1: dscp: '64' is not a whole number from 0 to 63"},
+                    "s.txt:1: dscp: '64' is not a whole number from 0 to 63"},
 		Bad{"f h1 h2 0 size=1 depth=0\n",
-		    "s.txt:1: depth: '0' is not a whole number from 1 to 4096"},
+                    "s.txt:1: depth: '0' is not a whole number from 1 to 4096"},
 		Bad{"f h1 h2 0 size=1 timeout=32\n",
-		    "s.txt:1: timeout: '32' is not a whole number from 0 to 31"},
+                    "s.txt:1: timeout: '32' is not a whole number from 0 to 31"},
 		Bad{"f h1 h2 0 size=1 timeout=-1\n",
-		    "s.txt:1: timeout: '-1' is not a whole number from 0 to 31"},
+                    "s.txt:1: timeout: '-1' is not a whole number from 0 to 31"},
 		Bad{"f h1 h2 0 size\n",
-		    "s.txt:1: 'size' is not KEY=VALUE (expected NAME SRC DST START "
-		    "size=SIZE|duration=TIME [KEY=VALUE ...] or defaults KEY=VALUE ...)"},
+                    "s.txt:1: 'size' is not KEY=VALUE (expected NAME SRC DST START "
+                    "size=SIZE|duration=TIME [KEY=VALUE ...] or defaults KEY=VALUE ...)"},
 		Bad{"defaults\n", "s.txt:1: defaults: expected KEY=VALUE ..."},
-		Bad{"defaults size=1\n",
-		    "s.txt:1: defaults: unknown setting 'size' (known: verb, msg, qps, dscp, depth, "
-		    "timeout)"},
+		Bad{"defaults size=1\n", "s.txt:1: defaults: unknown setting 'size' (known: verb, "
+                                         "msg, qps, dscp, depth, "
+                                         "timeout)"},
 		Bad{"defaults qps=1 qps=2\n", "s.txt:1: defaults: qps given twice"},
 		Bad{"# one\n# two\ndefaults qps=x\n",
-		    "s.txt:3: qps: 'x' is not a whole number from 1 to 64"}));
+                    "s.txt:3: qps: 'x' is not a whole number from 1 to 64"}));
 
 TEST(Schedule, SizeErrorQuotesTheUnitsLibrary)
 {
@@ -225,11 +228,11 @@ TEST(Hosts, ExperimentFileAndOptions)
 {
 	std::string err;
 	auto h = parse_hosts("# NAME IP MAC SWITCH:PORT\n"
-			     "h1 10.9.0.1 02:00:00:00:00:01 s0:h1\n"
-			     "r 10.9.0.2 02:00:00:00:00:02 s0:r\n"
-			     "x 192.168.1.7 netns=- dev=mlx5_0\n"
-			     "y 192.168.1.8 netns=other dev=any\n",
-			     "hosts.txt", &err);
+	                     "h1 10.9.0.1 02:00:00:00:00:01 s0:h1\n"
+	                     "r 10.9.0.2 02:00:00:00:00:02 s0:r\n"
+	                     "x 192.168.1.7 netns=- dev=mlx5_0\n"
+	                     "y 192.168.1.8 netns=other dev=any\n",
+	                     "hosts.txt", &err);
 	ASSERT_TRUE(h) << err;
 	ASSERT_EQ(h->hosts.size(), 4u);
 	EXPECT_EQ(h->hosts[0].name, "h1");
@@ -253,11 +256,12 @@ TEST(Hosts, BadLines)
 		{"h1 fe80::1\n", "h:1: 'fe80::1' is not an IPv4 address"},
 		{"h1 10.0.0.1\nh1 10.0.0.2\n", "h:2: host 'h1' is already defined on line 1"},
 		{"h1 10.0.0.1\nh2 10.0.0.1\n", "h:2: address 10.0.0.1 is already used on line 1"},
-		{"h1 10.0.0.1 mtu=9000\n", "h:1: unknown setting 'mtu=9000' (known: netns=NS|-, dev=DEV|any)"},
+		{"h1 10.0.0.1 mtu=9000\n",
+	         "h:1: unknown setting 'mtu=9000' (known: netns=NS|-, dev=DEV|any)"},
 		{"h1 10.0.0.1 netns=a netns=b\n", "h:1: netns given twice"},
 		{"h1 10.0.0.1 netns=a/b\n", "h:1: netns: 'a/b' is not a namespace name (or '-')"},
 		{"h:1 10.0.0.1\n",
-		 "h:1: host name 'h:1' is not a name (letters, digits, '_', '-', '.'; at most 64)"},
+	         "h:1: host name 'h:1' is not a name (letters, digits, '_', '-', '.'; at most 64)"},
 		{"\n# none\n", "h: no hosts"},
 	};
 	for (const auto &[text, want] : cases) {

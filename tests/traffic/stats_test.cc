@@ -9,7 +9,8 @@
 
 #include "stats.h"
 
-namespace {
+namespace
+{
 
 using namespace rxecc::traffic;
 
@@ -17,15 +18,15 @@ Schedule sched()
 {
 	std::string err;
 	auto s = parse_schedule("a h1 h2 0 size=1000\n"
-				"b h1 h2 1ms size=3000\n"
-				"c h1 h2 2ms duration=1s\n",
-				"s", &err);
+	                        "b h1 h2 1ms size=3000\n"
+	                        "c h1 h2 2ms duration=1s\n",
+	                        "s", &err);
 	EXPECT_TRUE(s) << err;
 	return *s;
 }
 
 FlowRecord rec(std::int64_t start, std::int64_t complete, std::uint64_t bytes,
-	       const char *status = "ok")
+               const char *status = "ok")
 {
 	FlowRecord r;
 	r.start_ns = start;
@@ -39,7 +40,7 @@ TEST(Stats, GoodputFromFirstStartToLastCompletion)
 {
 	Schedule s = sched();
 	std::map<std::string, FlowRecord> recs;
-	recs["a"] = rec(10, 1000010, 1000);	  // 8000 bits in 1 ms
+	recs["a"] = rec(10, 1000010, 1000);      // 8000 bits in 1 ms
 	recs["b"] = rec(1000020, 2000010, 3000); // ends 2 ms after a's start
 	// (1000 + 3000) * 8 bits over 2 ms = 16 Mbit/s
 	EXPECT_DOUBLE_EQ(*goodput_bps(s, recs), 16e6);
@@ -68,7 +69,8 @@ TEST(Stats, CpuShareAndMedian)
 	EXPECT_DOUBLE_EQ(*cpu_share(h), 0.4);
 	EXPECT_FALSE(cpu_share(nlohmann::json::parse(R"({"cpu":null})")));
 	EXPECT_FALSE(cpu_share(nlohmann::json::parse(R"({"cpu":{"user_ns":1,"run_ns":2}})")));
-	EXPECT_FALSE(cpu_share(nlohmann::json::parse(R"({"cpu":{"user_ns":1,"sys_ns":1,"run_ns":0}})")));
+	EXPECT_FALSE(
+		cpu_share(nlohmann::json::parse(R"({"cpu":{"user_ns":1,"sys_ns":1,"run_ns":0}})")));
 	EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
 	EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
 	EXPECT_DOUBLE_EQ(median({5}), 5);

@@ -3,9 +3,11 @@
 
 #include <bitset>
 
-namespace rxecc::dscp {
+namespace rxecc::dscp
+{
 
-namespace {
+namespace
+{
 
 // A decimal number of at most three digits (no sign, no blanks).
 std::optional<unsigned> small_number(std::string_view s)

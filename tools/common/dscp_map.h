@@ -14,10 +14,11 @@
 #include <string>
 #include <string_view>
 
-namespace rxecc::dscp {
+namespace rxecc::dscp
+{
 
-constexpr std::size_t kDscps = 64;	// DSCP code points, 0..63
-constexpr unsigned kPriorities = 8;	// 802.1p priorities, 0..7
+constexpr std::size_t kDscps = 64;  // DSCP code points, 0..63
+constexpr unsigned kPriorities = 8; // 802.1p priorities, 0..7
 
 // The priority of each DSCP.
 using Map = std::array<std::uint8_t, kDscps>;

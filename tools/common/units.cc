@@ -7,13 +7,15 @@
 #include <algorithm>
 #include <limits>
 
-namespace rxecc::units {
+namespace rxecc::units
+{
 
 const char *const kRateExamples = "100M, 2.5Gbit, 400kbit/s";
 const char *const kSizeExamples = "1500, 64KiB, 4MB";
 const char *const kTimeExamples = "300us, 1.5ms, 2s";
 
-namespace {
+namespace
+{
 
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 
@@ -48,12 +50,12 @@ struct Kind {
 	const char *examples; // "100M, 2.5Gbit, 400kbit/s"
 };
 
-const Kind kRate{ "rate", "bit/s", kRateExamples };
-const Kind kSize{ "size", "bytes", kSizeExamples };
-const Kind kTime{ "time", "ns", kTimeExamples };
+const Kind kRate{"rate", "bit/s", kRateExamples};
+const Kind kSize{"size", "bytes", kSizeExamples};
+const Kind kTime{"time", "ns", kTimeExamples};
 
-std::nullopt_t fail(std::string *err, std::string_view text, const Kind &kind, const std::string &reason,
-		    const std::string &extra = {})
+std::nullopt_t fail(std::string *err, std::string_view text, const Kind &kind,
+                    const std::string &reason, const std::string &extra = {})
 {
 	if (err) {
 		*err = "'" + std::string(text) + "' is not a " + kind.noun;
@@ -75,7 +77,7 @@ Split split(std::string_view s)
 	std::size_t i = 0;
 	while (i < s.size() && (is_digit(s[i]) || s[i] == '.'))
 		++i;
-	return { s.substr(0, i), s.substr(i) };
+	return {s.substr(0, i), s.substr(i)};
 }
 
 // A number is digits with at most one '.', and at least one digit.
@@ -135,7 +137,8 @@ Exact scaled(std::string_view number, std::uint64_t scale, std::uint64_t &out)
 {
 	std::size_t dot = number.find('.');
 	std::string_view ip = number.substr(0, dot);
-	std::string_view fp = dot == std::string_view::npos ? std::string_view() : number.substr(dot + 1);
+	std::string_view fp =
+		dot == std::string_view::npos ? std::string_view() : number.substr(dot + 1);
 	while (!fp.empty() && fp.back() == '0')
 		fp.remove_suffix(1);
 	std::string d = std::string(ip) + std::string(fp);
@@ -169,7 +172,7 @@ Exact scaled(std::string_view number, std::uint64_t scale, std::uint64_t &out)
 // The checks every kind shares before its unit is looked at; false (and
 // the message) if the text is refused.
 bool precheck(std::string_view text, const Kind &kind, const Split &sp, std::string *err,
-	      const std::string &extra = {})
+              const std::string &extra = {})
 {
 	if (text.empty()) {
 		fail(err, text, kind, "empty", extra);
@@ -191,20 +194,22 @@ bool precheck(std::string_view text, const Kind &kind, const Split &sp, std::str
 	return true;
 }
 
-std::optional<std::uint64_t> finish(std::string_view text, const Kind &kind, std::string_view number,
-				    std::uint64_t scale, std::string *err, const std::string &extra = {})
+std::optional<std::uint64_t> finish(std::string_view text, const Kind &kind,
+                                    std::string_view number, std::uint64_t scale, std::string *err,
+                                    const std::string &extra = {})
 {
 	std::uint64_t v = 0;
 	switch (scaled(number, scale, v)) {
 	case Exact::ok:
 		return v;
 	case Exact::not_whole:
-		return fail(err, text, kind, std::string("not a whole number of ") + kind.base, extra);
+		return fail(err, text, kind, std::string("not a whole number of ") + kind.base,
+		            extra);
 	case Exact::overflow:
 		break;
 	}
-	return fail(err, text, kind,
-		    "too large, at most " + std::to_string(kMax) + " " + kind.base, extra);
+	return fail(err, text, kind, "too large, at most " + std::to_string(kMax) + " " + kind.base,
+	            extra);
 }
 
 bool is_bit_word(std::string_view rest)
@@ -226,44 +231,53 @@ bool is_byte_word(std::string_view rest)
 std::uint64_t rate_prefix(char c)
 {
 	switch (c) {
-	case 'k': case 'K': return 1000ULL;
-	case 'm': case 'M': return 1000000ULL;
-	case 'g': case 'G': return 1000000000ULL;
-	case 't': case 'T': return 1000000000000ULL;
-	default: return 0;
+	case 'k':
+	case 'K':
+		return 1000ULL;
+	case 'm':
+	case 'M':
+		return 1000000ULL;
+	case 'g':
+	case 'G':
+		return 1000000000ULL;
+	case 't':
+	case 'T':
+		return 1000000000000ULL;
+	default:
+		return 0;
 	}
 }
 
 constexpr Unit kSizeUnits[] = {
-	{ "", 1 },
-	{ "B", 1 },
-	{ "k", 1000ULL },
-	{ "K", 1000ULL },
-	{ "kB", 1000ULL },
-	{ "KB", 1000ULL },
-	{ "KiB", 1ULL << 10 },
-	{ "M", 1000000ULL },
-	{ "MB", 1000000ULL },
-	{ "MiB", 1ULL << 20 },
-	{ "G", 1000000000ULL },
-	{ "GB", 1000000000ULL },
-	{ "GiB", 1ULL << 30 },
-	{ "T", 1000000000000ULL },
-	{ "TB", 1000000000000ULL },
-	{ "TiB", 1ULL << 40 },
+	{"", 1},
+	{"B", 1},
+	{"k", 1000ULL},
+	{"K", 1000ULL},
+	{"kB", 1000ULL},
+	{"KB", 1000ULL},
+	{"KiB", 1ULL << 10},
+	{"M", 1000000ULL},
+	{"MB", 1000000ULL},
+	{"MiB", 1ULL << 20},
+	{"G", 1000000000ULL},
+	{"GB", 1000000000ULL},
+	{"GiB", 1ULL << 30},
+	{"T", 1000000000000ULL},
+	{"TB", 1000000000000ULL},
+	{"TiB", 1ULL << 40},
 };
 
 constexpr Unit kTimeUnits[] = {
-	{ "ns", 1 },
-	{ "nsec", 1 },
-	{ "us", 1000ULL },
-	{ "usec", 1000ULL },
-	{ "\xc2\xb5s", 1000ULL }, // U+00B5 MICRO SIGN
-	{ "\xce\xbcs", 1000ULL }, // U+03BC GREEK SMALL LETTER MU
-	{ "ms", 1000000ULL },
-	{ "msec", 1000000ULL },
-	{ "s", 1000000000ULL },
-	{ "sec", 1000000000ULL },
+	{"ns", 1},
+	{"nsec", 1},
+	{"us", 1000ULL},
+	{"usec", 1000ULL},
+	{"\xc2\xb5s", 1000ULL}, // U+00B5 MICRO SIGN
+	{"\xce\xbcs", 1000ULL}, // U+03BC GREEK SMALL LETTER MU
+	{"ms", 1000000ULL},
+	{"msec", 1000000ULL},
+	{"s", 1000000000ULL},
+	{"sec", 1000000000ULL},
 };
 
 // v in unit `mult` with every decimal it needs: "2.5", "64", "0.0001".
@@ -315,8 +329,8 @@ std::optional<std::uint64_t> parse_rate_bps(std::string_view text, std::string *
 	if (is_bit_word(rest))
 		return finish(text, kRate, sp.number, scale, err);
 	if (is_byte_word(rest))
-		return fail(err, text, kRate, "rates are in bits, '" + std::string(rest) +
-					    "' is bytes");
+		return fail(err, text, kRate,
+		            "rates are in bits, '" + std::string(rest) + "' is bytes");
 	return fail(err, text, kRate, "unknown unit '" + std::string(sp.unit) + "'");
 }
 
@@ -329,16 +343,17 @@ std::optional<std::uint64_t> parse_size_bytes(std::string_view text, std::string
 		if (sp.unit == u.name)
 			return finish(text, kSize, sp.number, u.mult, err);
 	if (sp.unit.back() == 'b' || lower(sp.unit).find("bit") != std::string::npos)
-		return fail(err, text, kSize, "sizes are in bytes, '" + std::string(sp.unit) +
-					    "' is bits");
+		return fail(err, text, kSize,
+		            "sizes are in bytes, '" + std::string(sp.unit) + "' is bits");
 	return fail(err, text, kSize, "unknown unit '" + std::string(sp.unit) + "'");
 }
 
 std::optional<std::uint64_t> parse_time_ns(std::string_view text, std::string *err,
-					   std::uint64_t bare_unit_ns)
+                                           std::uint64_t bare_unit_ns)
 {
 	const std::string extra =
-		bare_unit_ns ? "; a bare number counts in units of " + format_time_ns(bare_unit_ns) : "";
+		bare_unit_ns ? "; a bare number counts in units of " + format_time_ns(bare_unit_ns)
+			     : "";
 	const Split sp = split(text);
 	if (!precheck(text, kTime, sp, err, extra))
 		return std::nullopt;
@@ -358,11 +373,11 @@ std::optional<std::uint64_t> parse_time_ns(std::string_view text, std::string *e
 std::string format_rate_bps(std::uint64_t bps)
 {
 	static constexpr Unit units[] = {
-		{ "bit", 1 },
-		{ "kbit", 1000ULL },
-		{ "Mbit", 1000000ULL },
-		{ "Gbit", 1000000000ULL },
-		{ "Tbit", 1000000000000ULL },
+		{"bit", 1},
+		{"kbit", 1000ULL},
+		{"Mbit", 1000000ULL},
+		{"Gbit", 1000000000ULL},
+		{"Tbit", 1000000000000ULL},
 	};
 	return shortest(bps, units);
 }
@@ -370,15 +385,15 @@ std::string format_rate_bps(std::uint64_t bps)
 std::string format_size_bytes(std::uint64_t bytes)
 {
 	static constexpr Unit units[] = {
-		{ "B", 1 },
-		{ "KB", 1000ULL },
-		{ "KiB", 1ULL << 10 },
-		{ "MB", 1000000ULL },
-		{ "MiB", 1ULL << 20 },
-		{ "GB", 1000000000ULL },
-		{ "GiB", 1ULL << 30 },
-		{ "TB", 1000000000000ULL },
-		{ "TiB", 1ULL << 40 },
+		{"B", 1},
+		{"KB", 1000ULL},
+		{"KiB", 1ULL << 10},
+		{"MB", 1000000ULL},
+		{"MiB", 1ULL << 20},
+		{"GB", 1000000000ULL},
+		{"GiB", 1ULL << 30},
+		{"TB", 1000000000000ULL},
+		{"TiB", 1ULL << 40},
 	};
 	return shortest(bytes, units);
 }
@@ -386,10 +401,10 @@ std::string format_size_bytes(std::uint64_t bytes)
 std::string format_time_ns(std::uint64_t ns)
 {
 	static constexpr Unit units[] = {
-		{ "ns", 1 },
-		{ "us", 1000ULL },
-		{ "ms", 1000000ULL },
-		{ "s", 1000000000ULL },
+		{"ns", 1},
+		{"us", 1000ULL},
+		{"ms", 1000000ULL},
+		{"s", 1000000000ULL},
 	};
 	return shortest(ns, units);
 }

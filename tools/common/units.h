@@ -16,7 +16,8 @@
 #include <string>
 #include <string_view>
 
-namespace rxecc::units {
+namespace rxecc::units
+{
 
 // Each returns the value, or std::nullopt and, if err is not null, a
 // sentence for the operator that quotes the text and gives examples of
@@ -31,14 +32,14 @@ std::optional<std::uint64_t> parse_size_bytes(std::string_view text, std::string
 // bare_unit_ns != 0 (then it counts in those units: with 1000000, "5" is
 // 5 ms).
 std::optional<std::uint64_t> parse_time_ns(std::string_view text, std::string *err = nullptr,
-					   std::uint64_t bare_unit_ns = 0);
+                                           std::uint64_t bare_unit_ns = 0);
 
 // The shortest exact form that parses back to the same value: among the
 // units whose value is at least one, the shortest text, the smaller unit
 // on a tie.
-std::string format_rate_bps(std::uint64_t bps);	    // "100Mbit", "2.5Gbit", "0bit"
+std::string format_rate_bps(std::uint64_t bps);     // "100Mbit", "2.5Gbit", "0bit"
 std::string format_size_bytes(std::uint64_t bytes); // "64KiB", "1500B", "4MB"
-std::string format_time_ns(std::uint64_t ns);	    // "300us", "1.5ms", "2s"
+std::string format_time_ns(std::uint64_t ns);       // "300us", "1.5ms", "2s"
 
 // The examples that the error messages give, for help texts:
 // "100M, 2.5Gbit, 400kbit/s", "1500, 64KiB, 4MB", "300us, 1.5ms, 2s".

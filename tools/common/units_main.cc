@@ -21,26 +21,30 @@ namespace units = rxecc::units;
 
 int main(int argc, char **argv)
 {
-	CLI::App app{ "Converts rates, sizes and times to integers: bit/s, bytes and ns, one per\n"
-		      "line. Nothing is printed unless every VALUE is valid. The grammar is in\n"
-		      "Documentation/rxe-cc/units.rst. Exit status: 0 all valid, 1 a VALUE is\n"
-		      "invalid, 2 usage error. A VALUE that starts with '-' goes after '--'.",
-		      "rxecc-units" };
+	CLI::App app{"Converts rates, sizes and times to integers: bit/s, bytes and ns, one per\n"
+	             "line. Nothing is printed unless every VALUE is valid. The grammar is in\n"
+	             "Documentation/rxe-cc/units.rst. Exit status: 0 all valid, 1 a VALUE is\n"
+	             "invalid, 2 usage error. A VALUE that starts with '-' goes after '--'.",
+	             "rxecc-units"};
 	app.require_subcommand(1);
 
 	std::vector<std::string> values;
 	std::string bare;
 
-	CLI::App *rate = app.add_subcommand(
-		"rate", std::string("rates in bit/s (") + units::kRateExamples + "; a bare number is bit/s)");
-	CLI::App *size = app.add_subcommand(
-		"size", std::string("sizes in bytes (") + units::kSizeExamples + "; a bare number is bytes)");
-	CLI::App *time = app.add_subcommand(
-		"time", std::string("times in ns (") + units::kTimeExamples + "; a bare number needs --bare-unit)");
-	for (CLI::App *sub : { rate, size, time })
+	CLI::App *rate =
+		app.add_subcommand("rate", std::string("rates in bit/s (") + units::kRateExamples +
+	                                           "; a bare number is bit/s)");
+	CLI::App *size =
+		app.add_subcommand("size", std::string("sizes in bytes (") + units::kSizeExamples +
+	                                           "; a bare number is bytes)");
+	CLI::App *time =
+		app.add_subcommand("time", std::string("times in ns (") + units::kTimeExamples +
+	                                           "; a bare number needs --bare-unit)");
+	for (CLI::App *sub : {rate, size, time})
 		sub->add_option("VALUE", values, "the values to convert")->required();
-	time->add_option("--bare-unit", bare,
-			 "a bare number counts in units of TIME (e.g. 1s; default: refused, except 0)")
+	time->add_option(
+		    "--bare-unit", bare,
+		    "a bare number counts in units of TIME (e.g. 1s; default: refused, except 0)")
 		->type_name("TIME");
 
 	try {
@@ -56,7 +60,9 @@ int main(int argc, char **argv)
 		auto b = units::parse_time_ns(bare, &err);
 		if (!b || *b == 0) {
 			std::cerr << "rxecc-units: --bare-unit: "
-				  << (b ? "'" + bare + "' is zero, expected a time such as 1s" : err) << "\n";
+				  << (b ? "'" + bare + "' is zero, expected a time such as 1s"
+			                : err)
+				  << "\n";
 			return 2;
 		}
 		bare_ns = *b;

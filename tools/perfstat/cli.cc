@@ -10,9 +10,11 @@
 
 #include "perfstat.h"
 
-namespace perfstat {
+namespace perfstat
+{
 
-namespace {
+namespace
+{
 
 constexpr std::string_view kToolHelp =
 	"Usage: perfstat COMMAND [OPTIONS]\n"
@@ -75,10 +77,7 @@ struct Invocation {
 	std::vector<std::string> operands;
 	bool help = false;
 
-	bool has(std::string_view option) const
-	{
-		return options.find(option) != options.end();
-	}
+	bool has(std::string_view option) const { return options.find(option) != options.end(); }
 
 	std::optional<std::string> get(std::string_view option) const
 	{
@@ -96,8 +95,7 @@ bool contains(const std::vector<std::string_view> &list, std::string_view s)
 
 // Split the arguments after the command name into options and operands.
 // "-" is an operand (standard input); "--" ends the options.
-Result<Invocation> parse_arguments(const CommandSpec &spec,
-				   const std::vector<std::string> &args)
+Result<Invocation> parse_arguments(const CommandSpec &spec, const std::vector<std::string> &args)
 {
 	Invocation inv;
 	bool options_done = false;
@@ -117,7 +115,8 @@ Result<Invocation> parse_arguments(const CommandSpec &spec,
 		}
 		std::string name = arg;
 		std::optional<std::string> value;
-		if (std::size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+		if (std::size_t eq = arg.find('=');
+		    arg.rfind("--", 0) == 0 && eq != std::string::npos) {
 			name = arg.substr(0, eq);
 			value = arg.substr(eq + 1);
 		}
@@ -127,7 +126,7 @@ Result<Invocation> parse_arguments(const CommandSpec &spec,
 			if (!value) {
 				if (i + 1 >= args.size())
 					return Result<Invocation>::fail("option '" + name +
-									"' needs a value");
+					                                "' needs a value");
 				value = args[++i];
 			}
 			inv.options[name] = *value;
@@ -138,7 +137,7 @@ Result<Invocation> parse_arguments(const CommandSpec &spec,
 	if (!inv.help && inv.operands.size() != spec.positionals) {
 		if (spec.positionals == 0)
 			return Result<Invocation>::fail("unexpected argument '" +
-							inv.operands.front() + "'");
+			                                inv.operands.front() + "'");
 		if (inv.operands.size() < spec.positionals)
 			return Result<Invocation>::fail("missing FILE argument");
 		return Result<Invocation>::fail("too many arguments");
@@ -146,10 +145,11 @@ Result<Invocation> parse_arguments(const CommandSpec &spec,
 	return Result<Invocation>::ok(std::move(inv));
 }
 
-class Command {
+class Command
+{
 public:
 	Command(const CommandSpec &spec, std::istream &in, std::ostream &out, std::ostream &err)
-		: spec_(spec), in_(in), out_(out), err_(err)
+	    : spec_(spec), in_(in), out_(out), err_(err)
 	{
 	}
 
@@ -179,8 +179,9 @@ public:
 			return Result<double>::fail(report.error());
 		std::optional<double> gbps = report->last().bw_avg_gbps();
 		if (!gbps)
-			return Result<double>::fail(path + ": result table has no average "
-						    "bandwidth column (latency test output?)");
+			return Result<double>::fail(path +
+			                            ": result table has no average "
+			                            "bandwidth column (latency test output?)");
 		return Result<double>::ok(*gbps);
 	}
 
@@ -259,10 +260,10 @@ int cmd_ratio(const Command &cmd, const Invocation &inv)
 	const std::size_t w = std::max({run_header.size(), base_label.size(), test_label.size()});
 
 	cmd.out() << pad_right(run_header, w) << "  " << bw_header << "\n"
-		  << pad_right(base_label, w) << "  "
-		  << pad_left(fixed(*base, 4), bw_header.size()) << "\n"
-		  << pad_right(test_label, w) << "  "
-		  << pad_left(fixed(*test, 4), bw_header.size()) << "\n"
+		  << pad_right(base_label, w) << "  " << pad_left(fixed(*base, 4), bw_header.size())
+		  << "\n"
+		  << pad_right(test_label, w) << "  " << pad_left(fixed(*test, 4), bw_header.size())
+		  << "\n"
 		  << "ratio=" << fixed(*ratio, 3) << "\n";
 	return kExitOk;
 }
@@ -277,12 +278,8 @@ const std::vector<CommandEntry> &commands()
 	static const std::vector<CommandEntry> table = {
 		{{"parse", kParseHelp, {"-j", "--json"}, {}, 1}, cmd_parse},
 		{{"gbps", kGbpsHelp, {}, {}, 1}, cmd_gbps},
-		{{"ratio",
-		  kRatioHelp,
-		  {},
-		  {"--base", "--test", "--label-base", "--label-test"},
-		  0},
-		 cmd_ratio},
+		{{"ratio", kRatioHelp, {}, {"--base", "--test", "--label-base", "--label-test"}, 0},
+	         cmd_ratio},
 	};
 	return table;
 }
@@ -290,7 +287,7 @@ const std::vector<CommandEntry> &commands()
 } // namespace
 
 int run_cli(const std::vector<std::string> &args, std::istream &in, std::ostream &out,
-	    std::ostream &err)
+            std::ostream &err)
 {
 	if (args.empty()) {
 		err << kToolHelp;

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-namespace perfstat {
+namespace perfstat
+{
 
 // Exit statuses of the perfstat tool.
 enum ExitStatus {
@@ -21,7 +22,7 @@ enum ExitStatus {
 // Run the tool with `args` (argv without the program name).  "-" as a file
 // name reads `in`.
 int run_cli(const std::vector<std::string> &args, std::istream &in, std::ostream &out,
-	    std::ostream &err);
+            std::ostream &err);
 
 } // namespace perfstat
 

@@ -15,9 +15,11 @@
 
 #include <nlohmann/json.hpp>
 
-namespace perfstat {
+namespace perfstat
+{
 
-namespace {
+namespace
+{
 
 // perftest's "MB" is 2^20 bytes; its "Gb" is 10^9 bits.
 constexpr double kMebibyteBits = 1048576.0 * 8.0;
@@ -113,10 +115,7 @@ struct Column {
 	std::string unit;
 	std::string key;
 
-	bool operator==(const Column &o) const
-	{
-		return label == o.label && unit == o.unit;
-	}
+	bool operator==(const Column &o) const { return label == o.label && unit == o.unit; }
 };
 
 // Group the header words into columns.  A word starting with '#' is a
@@ -166,8 +165,7 @@ std::vector<Column> parse_header(std::string_view line)
 
 bool is_header(std::string_view trimmed)
 {
-	return trimmed.substr(0, 6) == "#bytes" &&
-	       (trimmed.size() == 6 || is_space(trimmed[6]));
+	return trimmed.substr(0, 6) == "#bytes" && (trimmed.size() == 6 || is_space(trimmed[6]));
 }
 
 bool looks_like_row(std::string_view trimmed)
@@ -205,28 +203,28 @@ std::string column_name(const Column &col)
 }
 
 Result<Row> parse_row(std::string_view trimmed, const std::vector<Column> &columns,
-		      std::size_t line_no)
+                      std::size_t line_no)
 {
 	std::vector<std::string_view> words = split_words(trimmed);
 	if (words.size() != columns.size())
 		return Result<Row>::fail(line_prefix(line_no) + "expected " +
-					 std::to_string(columns.size()) + " values, found " +
-					 std::to_string(words.size()));
+		                         std::to_string(columns.size()) + " values, found " +
+		                         std::to_string(words.size()));
 
 	Row row;
 	if (!parse_u64(words[0], row.bytes))
 		return Result<Row>::fail(line_prefix(line_no) + "malformed #bytes " +
-					 in_quotes(words[0]));
+		                         in_quotes(words[0]));
 	if (!parse_u64(words[1], row.iterations))
 		return Result<Row>::fail(line_prefix(line_no) + "malformed #iterations " +
-					 in_quotes(words[1]));
+		                         in_quotes(words[1]));
 	for (std::size_t i = 2; i < words.size(); ++i) {
 		const Column &col = columns[i];
 		Field f{col.key, col.label, col.unit, 0.0};
 		if (!parse_value(words[i], f.value))
 			return Result<Row>::fail(line_prefix(line_no) + "malformed number " +
-						 in_quotes(words[i]) + " in column " +
-						 in_quotes(column_name(col)));
+			                         in_quotes(words[i]) + " in column " +
+			                         in_quotes(column_name(col)));
 		row.fields.push_back(std::move(f));
 	}
 	return Result<Row>::ok(std::move(row));
@@ -235,8 +233,8 @@ Result<Row> parse_row(std::string_view trimmed, const std::vector<Column> &colum
 std::string format_fixed(double v, int decimals)
 {
 	char buf[64];
-	auto [ptr, ec] = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::fixed,
-				       decimals);
+	auto [ptr, ec] =
+		std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::fixed, decimals);
 	return ec == std::errc() ? std::string(buf, ptr) : std::string("nan");
 }
 
@@ -327,15 +325,15 @@ std::optional<double> to_gbps(double value, std::string_view unit)
 Result<Report> parse(std::string_view text)
 {
 	Report report;
-	std::vector<Column> columns;   // of the first table
-	std::vector<Column> current;   // of the table being read; empty outside one
-	std::size_t header_line = 0;   // of the table being read
+	std::vector<Column> columns; // of the first table
+	std::vector<Column> current; // of the table being read; empty outside one
+	std::size_t header_line = 0; // of the table being read
 	std::size_t current_rows = 0;
 
 	auto end_table = [&]() -> Result<bool> {
 		if (!current.empty() && current_rows == 0)
 			return Result<bool>::fail(line_prefix(header_line) +
-						  "result table has no rows");
+			                          "result table has no rows");
 		current.clear();
 		return Result<bool>::ok(true);
 	};
@@ -355,7 +353,7 @@ Result<Report> parse(std::string_view text)
 			std::vector<Column> cols = parse_header(line);
 			if (cols.size() < 3 || cols[1].label != "#iterations")
 				return Result<Report>::fail(line_prefix(line_no) +
-							    "unrecognised result table header");
+				                            "unrecognised result table header");
 			if (columns.empty())
 				columns = cols;
 			else if (cols != columns)
@@ -413,7 +411,7 @@ Result<double> bandwidth_ratio(double base_gbps, double test_gbps)
 		return Result<double>::fail("bandwidth is not a finite number");
 	if (base_gbps <= 0.0)
 		return Result<double>::fail("base bandwidth is " + format_fixed(base_gbps, 4) +
-					    " Gbit/s; the ratio needs a positive base");
+		                            " Gbit/s; the ratio needs a positive base");
 	return Result<double>::ok(test_gbps / base_gbps);
 }
 
@@ -428,7 +426,7 @@ OutputField output_field(const Field &field)
 std::string format_key_values(const Row &row)
 {
 	std::string out = "bytes=" + std::to_string(row.bytes) +
-			  " iterations=" + std::to_string(row.iterations);
+	                  " iterations=" + std::to_string(row.iterations);
 	for (const Field &f : row.fields) {
 		OutputField of = output_field(f);
 		out += " " + of.name + "=" + format_output_value(of);

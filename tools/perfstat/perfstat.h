@@ -23,11 +23,13 @@
 #include <utility>
 #include <vector>
 
-namespace perfstat {
+namespace perfstat
+{
 
 // The value of a computation that can fail, or the reason it failed.
 template <typename T>
-class Result {
+class Result
+{
 public:
 	static Result ok(T value)
 	{
@@ -67,9 +69,9 @@ private:
 
 // One column of a row other than #bytes and #iterations.
 struct Field {
-	std::string key;   // normalised name: "bw_avg", "t_typical", "t_p99", ...
-	std::string label; // as in the header, without unit: "BW average"
-	std::string unit;  // as in the header, without brackets: "MB/sec"; may be empty
+	std::string key;    // normalised name: "bw_avg", "t_typical", "t_p99", ...
+	std::string label;  // as in the header, without unit: "BW average"
+	std::string unit;   // as in the header, without brackets: "MB/sec"; may be empty
 	double value = 0.0; // in `unit`
 };
 

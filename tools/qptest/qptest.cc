@@ -34,20 +34,28 @@
 
 #include "units.h"
 
-namespace {
+namespace
+{
 
 volatile std::sig_atomic_t g_to_err = 0;
 volatile std::sig_atomic_t g_stop = 0;
 
-void on_usr1(int /*sig*/) { g_to_err = 1; }
-void on_stop(int /*sig*/) { g_stop = 1; }
+void on_usr1(int /*sig*/)
+{
+	g_to_err = 1;
+}
+void on_stop(int /*sig*/)
+{
+	g_stop = 1;
+}
 
 [[noreturn]] void usage_error(const std::string &msg)
 {
-	std::fprintf(stderr, "rxecc-qptest: %s\n"
-		     "usage: rxecc-qptest [--tclass N] [--size SIZE] [--depth N] "
-		     "[--count N] SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n",
-		     msg.c_str());
+	std::fprintf(stderr,
+	             "rxecc-qptest: %s\n"
+	             "usage: rxecc-qptest [--tclass N] [--size SIZE] [--depth N] "
+	             "[--count N] SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n",
+	             msg.c_str());
 	std::exit(2);
 }
 
@@ -67,7 +75,7 @@ unsigned long parse_num(const char *what, const char *s, unsigned long lo, unsig
 	const unsigned long v = std::strtoul(s, &end, 10);
 	if (errno || *end || v < lo || v > hi)
 		usage_error(std::string(what) + ": '" + s + "' is not a number in " +
-			    std::to_string(lo) + ".." + std::to_string(hi));
+		            std::to_string(lo) + ".." + std::to_string(hi));
 	return v;
 }
 
@@ -89,7 +97,7 @@ ibv_context *open_device(const std::string &name)
 	ibv_device **list = ibv_get_device_list(&n);
 	if (!list) {
 		std::fprintf(stderr, "rxecc-qptest: no RDMA device '%s' (%s)\n", name.c_str(),
-			     std::strerror(errno));
+		             std::strerror(errno));
 		std::exit(2);
 	}
 	ibv_context *ctx = nullptr;
@@ -116,8 +124,8 @@ void setup(Side &s, size_t size, unsigned depth)
 		fatal(s.name + ": GID index " + std::to_string(s.gid_index), errno);
 	static const ibv_gid zero{};
 	if (!std::memcmp(&s.gid, &zero, sizeof(zero))) {
-		std::fprintf(stderr, "rxecc-qptest: %s has no GID at index %u\n",
-			     s.name.c_str(), s.gid_index);
+		std::fprintf(stderr, "rxecc-qptest: %s has no GID at index %u\n", s.name.c_str(),
+		             s.gid_index);
 		std::exit(2);
 	}
 	s.pd = ibv_alloc_pd(s.ctx);
@@ -128,7 +136,7 @@ void setup(Side &s, size_t size, unsigned depth)
 		fatal(s.name + ": ibv_create_cq", errno);
 	s.buf.assign(size, 0x5a);
 	s.mr = ibv_reg_mr(s.pd, s.buf.data(), s.buf.size(),
-			  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	                  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	if (!s.mr)
 		fatal(s.name + ": ibv_reg_mr", errno);
 	ibv_qp_init_attr ia{};
@@ -159,8 +167,7 @@ void connect(Side &s, const Side &peer, uint8_t tclass)
 	a.pkey_index = 0;
 	a.port_num = 1;
 	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
-	modify(s, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS,
-	       "INIT");
+	modify(s, a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
 
 	a = {};
 	a.qp_state = IBV_QPS_RTR;
@@ -175,19 +182,21 @@ void connect(Side &s, const Side &peer, uint8_t tclass)
 	a.ah_attr.grh.hop_limit = 64;
 	a.ah_attr.grh.traffic_class = tclass;
 	a.ah_attr.port_num = 1;
-	modify(s, a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-		     IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+	modify(s, a,
+	       IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+	               IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
 	       "RTR");
 
 	a = {};
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 18;	// 1 s: a held sender must not time out meanwhile
+	a.timeout = 18; // 1 s: a held sender must not time out meanwhile
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.sq_psn = 0;
 	a.max_rd_atomic = 1;
-	modify(s, a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-		     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+	modify(s, a,
+	       IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+	               IBV_QP_MAX_QP_RD_ATOMIC,
 	       "RTS");
 }
 
@@ -235,10 +244,10 @@ int main(int argc, char **argv)
 		const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
 		if (a == "-h" || a == "--help") {
 			std::printf("usage: rxecc-qptest [--tclass N] [--size SIZE] [--depth N] "
-				    "[--count N] SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n"
-				    "RDMA WRITEs over an RC QP pair between two local devices; "
-				    "SIGUSR1 moves the sender to ERR,\nSIGTERM ends it "
-				    "(see the head of tools/qptest/qptest.cc).\n");
+			            "[--count N] SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n"
+			            "RDMA WRITEs over an RC QP pair between two local devices; "
+			            "SIGUSR1 moves the sender to ERR,\nSIGTERM ends it "
+			            "(see the head of tools/qptest/qptest.cc).\n");
 			return 0;
 		} else if (a == "--tclass") {
 			tclass = parse_num("--tclass", v, 0, 255);
@@ -249,7 +258,8 @@ int main(int argc, char **argv)
 			if (!b)
 				usage_error("--size: " + err);
 			if (*b < 1 || *b > (1UL << 24))
-				usage_error(std::string("--size: '") + v + "' is not 1 byte to 16MiB");
+				usage_error(std::string("--size: '") + v +
+				            "' is not 1 byte to 16MiB");
 			size = *b;
 			i++;
 		} else if (a == "--depth") {
@@ -275,7 +285,8 @@ int main(int argc, char **argv)
 	if (src.name == dst.name)
 		usage_error("SRC_DEV and DST_DEV must differ");
 
-	struct sigaction sa{};
+	struct sigaction sa {
+	};
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, nullptr);
 	sa.sa_handler = on_stop;
@@ -318,7 +329,7 @@ int main(int argc, char **argv)
 				flushed++;
 			} else {
 				std::fprintf(stderr, "rxecc-qptest: %s: completion error: %s\n",
-					     src.name.c_str(), ibv_wc_status_str(wc[i].status));
+				             src.name.c_str(), ibv_wc_status_str(wc[i].status));
 				return 1;
 			}
 		}

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
-#include <set>
-#include <nlohmann/json.hpp>
 #include <rdma/rxe_cc.h>
+#include <set>
 
 #include "dscp_map.h"
 #include "format.h"
@@ -23,11 +23,13 @@
 #define RXECC_VERSION "0.1.0"
 #endif
 
-namespace rxecc {
+namespace rxecc
+{
 
 const char *const kVersion = RXECC_VERSION;
 
-namespace {
+namespace
+{
 
 // JSON documents keep their keys in the order they are written.
 using Json = nlohmann::ordered_json;
@@ -52,12 +54,12 @@ struct CliError {
 
 [[noreturn]] void usage_error(const std::string &topic, std::string msg)
 {
-	throw CliError{ kExitUsage, std::move(msg), topic };
+	throw CliError{kExitUsage, std::move(msg), topic};
 }
 
 [[noreturn]] void runtime_error(std::string msg)
 {
-	throw CliError{ kExitError, std::move(msg), {} };
+	throw CliError{kExitError, std::move(msg), {}};
 }
 
 bool is_not_found(int err)
@@ -91,8 +93,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b)
 		row[0] = i;
 		for (std::size_t j = 1; j <= b.size(); ++j) {
 			std::size_t up = row[j];
-			row[j] = std::min({ row[j] + 1, row[j - 1] + 1,
-					    diag + (a[i - 1] == b[j - 1] ? 0 : 1) });
+			row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+			                   diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
 			diag = up;
 		}
 	}
@@ -107,7 +109,7 @@ std::string suggestion(std::string_view name, const std::vector<std::string> &ca
 	for (const std::string &c : candidates) {
 		std::size_t d = edit_distance(name, c);
 		if (d < best_d || (c.size() > name.size() && c.compare(0, name.size(), name) == 0 &&
-				   best.empty())) {
+		                   best.empty())) {
 			best_d = std::min(d, best_d);
 			best = c;
 		}
@@ -152,10 +154,17 @@ struct GlobalOpts {
 bool global_flag(char c, GlobalOpts &g)
 {
 	switch (c) {
-	case 'j': g.json = true; return true;
-	case 'p': g.pretty = g.json = true; return true;
-	case 'd': g.details = true; return true;
-	default: return false;
+	case 'j':
+		g.json = true;
+		return true;
+	case 'p':
+		g.pretty = g.json = true;
+		return true;
+	case 'd':
+		g.details = true;
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -174,8 +183,8 @@ bool global_long(std::string_view name, GlobalOpts &g)
 // global -j/-p/-d and -h/--help). `stop_at_operand` stops at the first
 // operand (the command word of the tool).
 Parsed parse_args(const std::vector<std::string> &args, std::size_t from,
-		  const std::vector<OptSpec> &specs, GlobalOpts &g, const std::string &topic,
-		  std::size_t *stopped_at = nullptr)
+                  const std::vector<OptSpec> &specs, GlobalOpts &g, const std::string &topic,
+                  std::size_t *stopped_at = nullptr)
 {
 	Parsed p;
 	bool options_done = false;
@@ -217,15 +226,16 @@ Parsed parse_args(const std::vector<std::string> &args, std::size_t from,
 			if (spec->takes_value) {
 				if (!value) {
 					if (i + 1 >= args.size())
-						usage_error(topic, "option " + in_quotes("--" + name) +
-									   " needs a value");
+						usage_error(topic, "option " +
+						                           in_quotes("--" + name) +
+						                           " needs a value");
 					value = args[++i];
 				}
 				p.opts[spec->short_name] = *value;
 			} else {
 				if (value)
 					usage_error(topic, "option " + in_quotes("--" + name) +
-								   " takes no value");
+					                           " takes no value");
 				p.opts[spec->short_name] = "";
 			}
 			continue;
@@ -243,8 +253,9 @@ Parsed parse_args(const std::vector<std::string> &args, std::size_t from,
 				if (s.short_name == c)
 					spec = &s;
 			if (!spec)
-				usage_error(topic, "unknown option " + in_quotes(std::string("-") + c) +
-							   (a.size() > 2 ? " in " + in_quotes(a) : ""));
+				usage_error(topic,
+				            "unknown option " + in_quotes(std::string("-") + c) +
+				                    (a.size() > 2 ? " in " + in_quotes(a) : ""));
 			if (!spec->takes_value) {
 				p.opts[c] = "";
 				continue;
@@ -253,8 +264,9 @@ Parsed parse_args(const std::vector<std::string> &args, std::size_t from,
 				p.opts[c] = a.substr(k + 1);
 			} else {
 				if (i + 1 >= args.size())
-					usage_error(topic, "option " + in_quotes(std::string("-") + c) +
-								   " needs a value");
+					usage_error(topic, "option " +
+					                           in_quotes(std::string("-") + c) +
+					                           " needs a value");
 				p.opts[c] = args[++i];
 			}
 			break;
@@ -267,7 +279,8 @@ Parsed parse_args(const std::vector<std::string> &args, std::size_t from,
 
 // ---------------------------------------------------------------- context
 
-class Ctx {
+class Ctx
+{
 public:
 	explicit Ctx(Env &e) : env(e) {}
 
@@ -297,8 +310,9 @@ public:
 
 	// A request that must succeed; errors become messages for the operator.
 	std::vector<GenlMsg> must(const GenlMsg &req, bool dump, const std::string &what,
-				  const std::string &dev = {},
-				  std::optional<std::uint32_t> qpn = std::nullopt, bool write = false)
+	                          const std::string &dev = {},
+	                          std::optional<std::uint32_t> qpn = std::nullopt,
+	                          bool write = false)
 	{
 		std::vector<GenlMsg> replies;
 		Status s = call(req, dump, replies);
@@ -352,8 +366,8 @@ public:
 		if (const AlgoInfo *a = lookup_algo(name))
 			return *a;
 		std::vector<std::string> names = algo_names();
-		usage_error(topic, "unknown algorithm " + in_quotes(name) + suggestion(name, names) +
-					   "; available: " + join(names));
+		usage_error(topic, "unknown algorithm " + in_quotes(name) +
+		                           suggestion(name, names) + "; available: " + join(names));
 	}
 
 	// Names of the rxe devices, best effort (for error messages).
@@ -375,23 +389,26 @@ public:
 	{
 		std::vector<std::string> names = dev_names();
 		runtime_error("device " + in_quotes(dev) + " not found" +
-			      (names.empty() ? "; there are no rxe devices"
-					     : suggestion(dev, names) + "; rxe devices: " + join(names)) +
-			      tail);
+		              (names.empty()
+		                       ? "; there are no rxe devices"
+		                       : suggestion(dev, names) + "; rxe devices: " + join(names)) +
+		              tail);
 	}
 
-	[[noreturn]] void fail(const Status &s, const std::string &what, const std::string &dev = {},
-			       std::optional<std::uint32_t> qpn = std::nullopt, bool write = false)
+	[[noreturn]] void fail(const Status &s, const std::string &what,
+	                       const std::string &dev = {},
+	                       std::optional<std::uint32_t> qpn = std::nullopt, bool write = false)
 	{
 		switch (s.kind) {
 		case Status::kNoFamily:
-			runtime_error("the patched rdma_rxe module is not loaded: the kernel has no "
-				      "generic netlink family '" RXE_CC_GENL_NAME "'");
+			runtime_error(
+				"the patched rdma_rxe module is not loaded: the kernel has no "
+				"generic netlink family '" RXE_CC_GENL_NAME "'");
 		case Status::kSystem:
 			runtime_error(what + ": " + s.detail + ": " + std::strerror(s.err));
 		case Status::kMalformed:
 			runtime_error(what + ": unexpected reply from the kernel (" + s.detail +
-				      "); do rxecc and the rdma_rxe module match?");
+			              "); do rxecc and the rdma_rxe module match?");
 		case Status::kInterrupted:
 			runtime_error(what + ": interrupted");
 		case Status::kOk:
@@ -401,10 +418,10 @@ public:
 		const std::string tail = s.extack.empty() ? "" : " (kernel: " + s.extack + ")";
 		if (s.err == EPERM || s.err == EACCES) {
 			runtime_error(what + ": permission denied" +
-				      (write ? ": changing congestion control settings needs "
-					       "CAP_NET_ADMIN (run as root)"
-					     : "") +
-				      tail);
+			              (write ? ": changing congestion control settings needs "
+			                       "CAP_NET_ADMIN (run as root)"
+			                     : "") +
+			              tail);
 		}
 		if (is_not_found(s.err) && !dev.empty()) {
 			// Which of the names was not found? Ask with reads.
@@ -416,8 +433,8 @@ public:
 				probe = call(qp_get_request(dev, qpn), false, replies);
 				if (!probe.ok() && probe.kind == Status::kKernel &&
 				    is_not_found(probe.err))
-					runtime_error("QP " + std::to_string(*qpn) + " not found on " +
-						      dev + tail);
+					runtime_error("QP " + std::to_string(*qpn) +
+					              " not found on " + dev + tail);
 			}
 		}
 		if (!s.extack.empty())
@@ -429,7 +446,8 @@ public:
 	// UTF-8 in a kernel string becomes U+FFFD.
 	void print_json(const Json &j)
 	{
-		env.out << j.dump(g.pretty ? 2 : -1, ' ', false, Json::error_handler_t::replace) << '\n';
+		env.out << j.dump(g.pretty ? 2 : -1, ' ', false, Json::error_handler_t::replace)
+			<< '\n';
 	}
 
 private:
@@ -440,13 +458,13 @@ private:
 std::uint32_t unit_of_param(const AlgoInfo *a, const std::string &name)
 {
 	const ParamInfo *p = a ? a->find_param(name) : nullptr;
-	return p ? p->unit : std::uint32_t{ RXE_CC_UNIT_ID_NONE };
+	return p ? p->unit : std::uint32_t{RXE_CC_UNIT_ID_NONE};
 }
 
 std::uint32_t unit_of_state(const AlgoInfo *a, const std::string &name)
 {
 	const StateInfo *s = a ? a->find_state(name) : nullptr;
-	return s ? s->unit : std::uint32_t{ RXE_CC_UNIT_ID_NONE };
+	return s ? s->unit : std::uint32_t{RXE_CC_UNIT_ID_NONE};
 }
 
 void no_more(const Ctx &ctx, const std::vector<std::string> &p, std::size_t n)
@@ -460,7 +478,7 @@ void no_more(const Ctx &ctx, const std::vector<std::string> &p, std::size_t n)
 #ifdef RXE_CC_LINE_RATE_MIN
 constexpr std::uint64_t kLineRateMin = RXE_CC_LINE_RATE_MIN;
 #else
-constexpr std::uint64_t kLineRateMin = 1000000ULL; // 1 Mbit/s
+constexpr std::uint64_t kLineRateMin = 1000000ULL;      // 1 Mbit/s
 #endif
 #ifdef RXE_CC_LINE_RATE_MAX
 constexpr std::uint64_t kLineRateMax = RXE_CC_LINE_RATE_MAX;
@@ -470,7 +488,7 @@ constexpr std::uint64_t kLineRateMax = 800000000000ULL; // 800 Gbit/s
 #ifdef RXE_CC_BASE_RTT_MAX
 constexpr std::uint64_t kBaseRttMax = RXE_CC_BASE_RTT_MAX;
 #else
-constexpr std::uint64_t kBaseRttMax = 10000000000ULL; // 10 s
+constexpr std::uint64_t kBaseRttMax = 10000000000ULL;   // 10 s
 #endif
 #ifdef RXE_CC_ACK_EVERY_MAX
 constexpr std::uint32_t kAckEveryMax = RXE_CC_ACK_EVERY_MAX;
@@ -484,8 +502,8 @@ void check_dev_name(const Ctx &ctx, const std::string &dev)
 {
 	if (dev.size() > kDevNameMax)
 		usage_error(ctx.topic, "device name " + in_quotes(dev.substr(0, 16) + "...") +
-					       " is too long (at most " +
-					       std::to_string(kDevNameMax) + " characters)");
+		                               " is too long (at most " +
+		                               std::to_string(kDevNameMax) + " characters)");
 }
 
 // ---------------------------------------------------------------- algo
@@ -510,19 +528,19 @@ int cmd_algo(Ctx &ctx, const std::vector<std::string> &args)
 	if (ctx.g.json) {
 		Json doc = Json::array();
 		for (const AlgoInfo *a : list) {
-			Json ja = { { "name", a->name } };
+			Json ja = {{"name", a->name}};
 			Json params = Json::array();
 			for (const ParamInfo &pi : a->params)
-				params.push_back({ { "name", pi.name },
-						   { "unit", unit_id(pi.unit) },
-						   { "default", std::uint64_t{ pi.def } },
-						   { "min", std::uint64_t{ pi.min } },
-						   { "max", std::uint64_t{ pi.max } },
-						   { "help", pi.help } });
+				params.push_back({{"name", pi.name},
+				                  {"unit", unit_id(pi.unit)},
+				                  {"default", std::uint64_t{pi.def}},
+				                  {"min", std::uint64_t{pi.min}},
+				                  {"max", std::uint64_t{pi.max}},
+				                  {"help", pi.help}});
 			ja["params"] = std::move(params);
 			Json state = Json::array();
 			for (const StateInfo &si : a->state)
-				state.push_back({ { "name", si.name }, { "unit", unit_id(si.unit) } });
+				state.push_back({{"name", si.name}, {"unit", unit_id(si.unit)}});
 			ja["state"] = std::move(state);
 			doc.push_back(std::move(ja));
 		}
@@ -542,11 +560,11 @@ int cmd_algo(Ctx &ctx, const std::vector<std::string> &args)
 			os << "    no parameters\n";
 		} else {
 			Table t;
-			t.row({ "PARAMETER", "UNIT", "DEFAULT", "MIN", "MAX", "DESCRIPTION" });
+			t.row({"PARAMETER", "UNIT", "DEFAULT", "MIN", "MAX", "DESCRIPTION"});
 			for (const ParamInfo &pi : a->params) {
 				std::string unit = unit_label(pi.unit);
-				t.row({ pi.name, unit.empty() ? "-" : unit, std::to_string(pi.def),
-					std::to_string(pi.min), std::to_string(pi.max), pi.help });
+				t.row({pi.name, unit.empty() ? "-" : unit, std::to_string(pi.def),
+				       std::to_string(pi.min), std::to_string(pi.max), pi.help});
 			}
 			t.print(os, "    ");
 		}
@@ -557,7 +575,7 @@ int cmd_algo(Ctx &ctx, const std::vector<std::string> &args)
 				const StateInfo &si = a->state[i];
 				std::string u = unit_label(si.unit);
 				std::string tok = si.name + (u.empty() ? "" : " (" + u + ")") +
-						  (i + 1 < a->state.size() ? "," : "");
+				                  (i + 1 < a->state.size() ? "," : "");
 				if (line.size() + 1 + tok.size() > 100) {
 					os << line << '\n';
 					line = "           ";
@@ -585,7 +603,7 @@ Json json_params(const std::vector<NamedValue> &params)
 // "NAME: key value key value ...", continued on lines indented by four
 // spaces where it would pass 100 columns.
 void print_head(std::ostream &os, const std::string &first,
-		const std::vector<std::pair<std::string, std::string>> &pairs)
+                const std::vector<std::pair<std::string, std::string>> &pairs)
 {
 	std::string line = first;
 	for (const auto &[k, v] : pairs) {
@@ -648,9 +666,9 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 	if (ctx.g.json) {
 		Json doc = Json::array();
 		for (const DevInfo &d : devs) {
-			Json jd = { { "dev", d.name } };
+			Json jd = {{"dev", d.name}};
 			if (d.index)
-				jd["index"] = std::uint64_t{ *d.index };
+				jd["index"] = std::uint64_t{*d.index};
 			jd["algo"] = d.algo;
 			auto opt = [&jd](const char *k, const std::optional<std::uint64_t> &v) {
 				if (v)
@@ -668,7 +686,8 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 				Json m = Json::object();
 				for (std::size_t ds = 0; ds < d.dscp_prio->size(); ++ds)
 					if ((*d.dscp_prio)[ds])
-						m[std::to_string(ds)] = std::uint64_t{ (*d.dscp_prio)[ds] };
+						m[std::to_string(ds)] =
+							std::uint64_t{(*d.dscp_prio)[ds]};
 				jd["dscp_prio"] = std::move(m);
 			}
 			jd["params_algo"] = algo.empty() ? d.algo : algo;
@@ -691,23 +710,24 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 			head.emplace_back("index", std::to_string(*d.index));
 		head.emplace_back("algo", d.algo.empty() ? "-" : d.algo);
 		if (d.line_rate_bps)
-			head.emplace_back("line_rate", *d.line_rate_bps
-							       ? units::format_rate_bps(*d.line_rate_bps)
-							       : "auto");
+			head.emplace_back("line_rate", *d.line_rate_bps ? units::format_rate_bps(
+										  *d.line_rate_bps)
+			                                                : "auto");
 		if (d.base_rtt_ns)
-			head.emplace_back("base_rtt", *d.base_rtt_ns ? units::format_time_ns(*d.base_rtt_ns)
-								     : "unknown");
+			head.emplace_back("base_rtt",
+			                  *d.base_rtt_ns ? units::format_time_ns(*d.base_rtt_ns)
+			                                 : "unknown");
 		if (d.ecn)
 			head.emplace_back("ecn", *d.ecn ? "on" : "off");
 		if (d.ack_every)
 			head.emplace_back("ack_every",
-					  *d.ack_every ? std::to_string(*d.ack_every) : "default");
+			                  *d.ack_every ? std::to_string(*d.ack_every) : "default");
 		if (d.cnp_dscp)
 			head.emplace_back("cnp_dscp", std::to_string(*d.cnp_dscp));
 		if (d.ack_dscp)
 			head.emplace_back("ack_dscp", *d.ack_dscp == kAckDscpOwn
-							      ? "own"
-							      : std::to_string(*d.ack_dscp));
+			                                      ? "own"
+			                                      : std::to_string(*d.ack_dscp));
 		if (d.dscp_prio)
 			head.emplace_back("dscp_prio", format_dscp_prio(*d.dscp_prio));
 		print_head(os, d.name + ":", head);
@@ -719,17 +739,18 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 		// A parameter the user set keeps its value when line_rate or
 		// base_rtt change; a '*' after the value marks it.
 		auto value = [&](const NamedValue &nv, std::uint32_t unit) {
-			return format_param_value(unit, nv.value) + (d.user_set(nv.name) ? "*" : "");
+			return format_param_value(unit, nv.value) +
+			       (d.user_set(nv.name) ? "*" : "");
 		};
 		os << "    " << palgo << " parameters"
 		   << (d.user_params.empty() ? "" : " (* = set by the user)") << ":\n";
 		if (ctx.g.details) {
 			Table t;
-			t.row({ "PARAMETER", "VALUE", "RANGE", "DESCRIPTION" });
+			t.row({"PARAMETER", "VALUE", "RANGE", "DESCRIPTION"});
 			for (const NamedValue &nv : d.params) {
 				const ParamInfo *pi = a ? a->find_param(nv.name) : nullptr;
-				t.row({ nv.name, value(nv, pi ? pi->unit : 0), pi ? format_range(*pi) : "",
-					pi ? pi->help : "" });
+				t.row({nv.name, value(nv, pi ? pi->unit : 0),
+				       pi ? format_range(*pi) : "", pi ? pi->help : ""});
 			}
 			t.print(os, "        ");
 		} else {
@@ -745,8 +766,8 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 // Reads "PARAM VALUE" pairs for `algo`; unknown names and bad values are
 // usage errors.
 std::vector<NamedValue> check_params(Ctx &ctx, const AlgoInfo &algo,
-				     const std::vector<std::pair<std::string, std::string>> &raw,
-				     const std::string &whose)
+                                     const std::vector<std::pair<std::string, std::string>> &raw,
+                                     const std::string &whose)
 {
 	std::vector<NamedValue> out;
 	for (const auto &[name, text] : raw) {
@@ -754,26 +775,28 @@ std::vector<NamedValue> check_params(Ctx &ctx, const AlgoInfo &algo,
 		if (!pi) {
 			if (algo.params.empty())
 				usage_error(ctx.topic, "algorithm " + in_quotes(algo.name) +
-							       " has no parameters, so " + in_quotes(name) +
-							       " cannot be set" + whose);
+				                               " has no parameters, so " +
+				                               in_quotes(name) + " cannot be set" +
+				                               whose);
 			std::vector<std::string> names;
 			for (const ParamInfo &q : algo.params)
 				names.push_back(q.name);
-			usage_error(ctx.topic, "algorithm " + in_quotes(algo.name) + " has no parameter " +
-						       in_quotes(name) + whose + suggestion(name, names) +
-						       "; its parameters: " + join(names));
+			usage_error(ctx.topic, "algorithm " + in_quotes(algo.name) +
+			                               " has no parameter " + in_quotes(name) +
+			                               whose + suggestion(name, names) +
+			                               "; its parameters: " + join(names));
 		}
 		std::uint32_t v;
 		std::string err;
 		if (!parse_param_value(*pi, text, v, err))
 			usage_error(ctx.topic, err);
-		out.push_back({ name, v });
+		out.push_back({name, v});
 	}
 	return out;
 }
 
-const std::set<std::string> kDevKeywords = { "algo",	  "line_rate", "base_rtt",	"ecn",
-					     "ack_every", "cnp_dscp",  "ack_dscp", "dscp_prio" };
+const std::set<std::string> kDevKeywords = {"algo",      "line_rate", "base_rtt", "ecn",
+                                            "ack_every", "cnp_dscp",  "ack_dscp", "dscp_prio"};
 
 int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 {
@@ -797,8 +820,9 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 		const std::string &kw = pos[i];
 		bool keyword = kDevKeywords.count(kw) != 0;
 		if (i + 1 >= pos.size())
-			usage_error(ctx.topic, (keyword ? in_quotes(kw) : "parameter " + in_quotes(kw)) +
-						       " needs a value");
+			usage_error(ctx.topic,
+			            (keyword ? in_quotes(kw) : "parameter " + in_quotes(kw)) +
+			                    " needs a value");
 		const std::string &val = pos[i + 1];
 		if (!seen.insert(kw).second)
 			usage_error(ctx.topic, in_quotes(kw) + " is given twice");
@@ -814,10 +838,11 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 				bps = *r;
 			}
 			if (bps && (bps < kLineRateMin || bps > kLineRateMax))
-				usage_error(ctx.topic, "line_rate: " + val + " is out of range " +
-							       units::format_rate_bps(kLineRateMin) + ".." +
-							       units::format_rate_bps(kLineRateMax) +
-							       " (or 0 or auto for the netdev's speed)");
+				usage_error(ctx.topic,
+				            "line_rate: " + val + " is out of range " +
+				                    units::format_rate_bps(kLineRateMin) + ".." +
+				                    units::format_rate_bps(kLineRateMax) +
+				                    " (or 0 or auto for the netdev's speed)");
 			set.line_rate_bps = bps;
 		} else if (kw == "base_rtt") {
 			std::uint64_t ns = 0;
@@ -829,7 +854,7 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 			}
 			if (ns > kBaseRttMax)
 				usage_error(ctx.topic, "base_rtt: " + val + " is out of range 0.." +
-							       units::format_time_ns(kBaseRttMax));
+				                               units::format_time_ns(kBaseRttMax));
 			set.base_rtt_ns = ns;
 		} else if (kw == "ecn") {
 			bool on;
@@ -841,21 +866,24 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 			if (val != "default" && !parse_u32(val, n, err))
 				usage_error(ctx.topic, "ack_every: " + err);
 			if (n > kAckEveryMax)
-				usage_error(ctx.topic, "ack_every: " + val + " is out of range 0.." +
-							       std::to_string(kAckEveryMax));
+				usage_error(ctx.topic, "ack_every: " + val +
+				                               " is out of range 0.." +
+				                               std::to_string(kAckEveryMax));
 			set.ack_every = n;
 		} else if (kw == "cnp_dscp" || kw == "ack_dscp") {
 			std::uint32_t n = kAckDscpOwn;
 			if (!(kw == "ack_dscp" && val == "own")) {
 				if (!parse_u32(val, n, err))
-					usage_error(ctx.topic, kw + ": " + err + "; expected a DSCP, 0..63" +
-								       (kw == "ack_dscp" ? ", or own" : ""));
+					usage_error(ctx.topic,
+					            kw + ": " + err + "; expected a DSCP, 0..63" +
+					                    (kw == "ack_dscp" ? ", or own" : ""));
 				if (n > 63)
-					usage_error(ctx.topic, kw + ": " + val +
-								       " is out of range 0..63" +
-								       (kw == "ack_dscp" ? " (or own)" : ""));
+					usage_error(ctx.topic,
+					            kw + ": " + val + " is out of range 0..63" +
+					                    (kw == "ack_dscp" ? " (or own)" : ""));
 			}
-			(kw == "cnp_dscp" ? set.cnp_dscp : set.ack_dscp) = static_cast<std::uint8_t>(n);
+			(kw == "cnp_dscp" ? set.cnp_dscp : set.ack_dscp) =
+				static_cast<std::uint8_t>(n);
 		} else if (kw == "dscp_prio") {
 			// the form of the module parameter; "none" as 'dev show'
 			// prints an empty map
@@ -886,9 +914,9 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 			target = ctx.lookup_algo(cur.algo);
 			if (!target)
 				runtime_error(what + ": the kernel reports default algorithm " +
-					      in_quotes(cur.algo) + ", which it does not list");
+				              in_quotes(cur.algo) + ", which it does not list");
 			whose = " (parameters apply to the default algorithm of " + set.dev +
-				"; name another with 'algo NAME')";
+			        "; name another with 'algo NAME')";
 		}
 		set.params = check_params(ctx, *target, raw_params, whose);
 	}
@@ -925,9 +953,9 @@ struct ShownCounter {
 	bool bytes;
 };
 const ShownCounter kQpShowCounters[] = {
-	{ "inflight_bytes", "inflight", true },
-	{ "acked_bytes", "acked", true },
-	{ "retx_pkts", "retx", false },
+	{"inflight_bytes", "inflight", true},
+	{"acked_bytes", "acked", true},
+	{"retx_pkts", "retx", false},
 };
 
 void print_qp_human(Ctx &ctx, const QpInfo &q)
@@ -935,20 +963,21 @@ void print_qp_human(Ctx &ctx, const QpInfo &q)
 	std::ostream &os = ctx.env.out;
 	const AlgoInfo *a = ctx.lookup_algo(q.algo);
 	std::vector<std::pair<std::string, std::string>> head = {
-		{ "qpn", std::to_string(q.qpn) }, { "algo", q.algo.empty() ? "-" : q.algo }
-	};
+		{"qpn", std::to_string(q.qpn)}, {"algo", q.algo.empty() ? "-" : q.algo}};
 	if (q.rate_bps)
 		head.emplace_back("rate", *q.rate_bps ? format_rate_bps(*q.rate_bps) : "unpaced");
 	if (q.window_bytes)
-		head.emplace_back("window", *q.window_bytes ? format_bytes(*q.window_bytes) : "none");
+		head.emplace_back("window",
+		                  *q.window_bytes ? format_bytes(*q.window_bytes) : "none");
 	for (const ShownCounter &c : kQpShowCounters)
 		if (const NamedValue *nv = find_value(q.stats, c.name))
 			head.emplace_back(c.label, c.bytes ? format_bytes(nv->value)
-							   : std::to_string(nv->value));
+			                                   : std::to_string(nv->value));
 	print_head(os, q.dev, head);
 	std::vector<std::pair<std::string, std::string>> pairs;
 	for (const NamedValue &nv : q.state)
-		pairs.emplace_back(nv.name, format_state_value(unit_of_state(a, nv.name), nv.value));
+		pairs.emplace_back(nv.name,
+		                   format_state_value(unit_of_state(a, nv.name), nv.value));
 	print_pairs(os, pairs, "    ");
 	if (!ctx.g.details)
 		return;
@@ -957,7 +986,7 @@ void print_qp_human(Ctx &ctx, const QpInfo &q)
 		pairs.clear();
 		for (const NamedValue &nv : q.params)
 			pairs.emplace_back(nv.name,
-					   format_param_value(unit_of_param(a, nv.name), nv.value));
+			                   format_param_value(unit_of_param(a, nv.name), nv.value));
 		print_pairs(os, pairs, "        ");
 	}
 	if (!q.stats.empty()) {
@@ -1031,7 +1060,7 @@ int cmd_qp_show(Ctx &ctx, const std::vector<std::string> &args)
 
 	ctx.algos();
 	std::string what = "qp show" + (dev.empty() ? "" : " " + dev) +
-			   (qpn ? " " + std::to_string(*qpn) : "");
+	                   (qpn ? " " + std::to_string(*qpn) : "");
 	std::vector<QpInfo> qps;
 	if (qpn) {
 		for (const GenlMsg &m : ctx.must(qp_get_request(dev, qpn), false, what, dev, qpn)) {
@@ -1048,7 +1077,7 @@ int cmd_qp_show(Ctx &ctx, const std::vector<std::string> &args)
 	if (ctx.g.json) {
 		Json doc = Json::array();
 		for (const QpInfo &q : qps) {
-			Json jq = { { "dev", q.dev }, { "qpn", std::uint64_t{ q.qpn } }, { "algo", q.algo } };
+			Json jq = {{"dev", q.dev}, {"qpn", std::uint64_t{q.qpn}}, {"algo", q.algo}};
 			if (q.rate_bps)
 				jq["rate_bps"] = *q.rate_bps;
 			if (q.window_bytes)
@@ -1094,8 +1123,9 @@ int cmd_qp_set(Ctx &ctx, const std::vector<std::string> &args)
 	for (std::size_t i = 2; i < pos.size(); i += 2) {
 		const std::string &kw = pos[i];
 		if (i + 1 >= pos.size())
-			usage_error(ctx.topic, (kw == "algo" ? in_quotes(kw) : "parameter " + in_quotes(kw)) +
-						       " needs a value");
+			usage_error(ctx.topic,
+			            (kw == "algo" ? in_quotes(kw) : "parameter " + in_quotes(kw)) +
+			                    " needs a value");
 		if (!seen.insert(kw).second)
 			usage_error(ctx.topic, in_quotes(kw) + " is given twice");
 		if (kw == "algo")
@@ -1104,7 +1134,8 @@ int cmd_qp_set(Ctx &ctx, const std::vector<std::string> &args)
 			raw_params.emplace_back(kw, pos[i + 1]);
 	}
 	if (!algo)
-		usage_error(ctx.topic, "missing 'algo NAME' (the QP's algorithm, even if unchanged)");
+		usage_error(ctx.topic,
+		            "missing 'algo NAME' (the QP's algorithm, even if unchanged)");
 
 	const std::string what = "qp set " + set.dev + " " + std::to_string(set.qpn);
 	const AlgoInfo &a = ctx.algo_arg(*algo);
@@ -1137,7 +1168,7 @@ void print_stats(Ctx &ctx, const std::vector<DevStats> &all)
 	if (ctx.g.json) {
 		Json doc = Json::array();
 		for (const DevStats &d : all)
-			doc.push_back({ { "dev", d.dev }, { "stats", json_params(d.stats) } });
+			doc.push_back({{"dev", d.dev}, {"stats", json_params(d.stats)}});
 		ctx.print_json(doc);
 		return;
 	}
@@ -1149,13 +1180,14 @@ void print_stats(Ctx &ctx, const std::vector<DevStats> &all)
 		ctx.env.out << d.dev << ":\n";
 		Table t;
 		for (const NamedValue &nv : d.stats)
-			t.row({ nv.name, std::to_string(nv.value) });
+			t.row({nv.name, std::to_string(nv.value)});
 		t.print(ctx.env.out, "    ");
 	}
 }
 
-void print_stats_delta(Ctx &ctx, const std::vector<DevStats> &prev, const std::vector<DevStats> &cur,
-		       std::uint64_t now_ns, std::uint64_t elapsed_ns)
+void print_stats_delta(Ctx &ctx, const std::vector<DevStats> &prev,
+                       const std::vector<DevStats> &cur, std::uint64_t now_ns,
+                       std::uint64_t elapsed_ns)
 {
 	for (const DevStats &d : cur) {
 		const DevStats *old = nullptr;
@@ -1177,16 +1209,16 @@ void print_stats_delta(Ctx &ctx, const std::vector<DevStats> &prev, const std::v
 			per_second[nv.name] = per_second_json(delta, elapsed_ns);
 		}
 		if (ctx.g.json) {
-			ctx.print_json({ { "dev", d.dev },
-					 { "time_ns", now_ns },
-					 { "interval_ns", elapsed_ns },
-					 { "per_second", std::move(per_second) } });
+			ctx.print_json({{"dev", d.dev},
+			                {"time_ns", now_ns},
+			                {"interval_ns", elapsed_ns},
+			                {"per_second", std::move(per_second)}});
 		} else {
 			ctx.env.out << d.dev << ": per second over " << format_time_ns(elapsed_ns)
 				    << '\n';
 			Table t;
 			for (const auto &[k, v] : rates)
-				t.row({ k, v });
+				t.row({k, v});
 			t.print(ctx.env.out, "    ");
 		}
 	}
@@ -1196,8 +1228,8 @@ void print_stats_delta(Ctx &ctx, const std::vector<DevStats> &prev, const std::v
 int cmd_stats(Ctx &ctx, const std::vector<std::string> &args)
 {
 	ctx.topic = "stats";
-	Parsed p = parse_args(args, 0, { { 'w', "watch", true }, { 'c', "count", true } }, ctx.g,
-			      ctx.topic);
+	Parsed p =
+		parse_args(args, 0, {{'w', "watch", true}, {'c', "count", true}}, ctx.g, ctx.topic);
 	if (p.help) {
 		ctx.env.out << help_text("stats");
 		return kExitOk;
@@ -1254,15 +1286,17 @@ int cmd_stats(Ctx &ctx, const std::vector<std::string> &args)
 // The QP counters of QP_GET and RATE_EVENT that 'monitor' writes, after the
 // fixed columns, in the kernel's order (tools/rxecc/help.cc describes them).
 const char *const kMonitorCounters[] = {
-	"cnp_rx",   "cnp_tx",	 "ce_rx",	   "pacer_waits", "pacer_unused_us",
+	"cnp_rx",   "cnp_tx",   "ce_rx",     "pacer_waits",    "pacer_unused_us",
 	"rate_dec", "rate_inc", "retx_pkts", "inflight_bytes", "acked_bytes",
 };
 
 std::string event_names(std::uint32_t ev)
 {
 	static const std::pair<std::uint32_t, const char *> names[] = {
-		{ RXE_CC_EVENT_RATE_DEC, "rate_dec" }, { RXE_CC_EVENT_RATE_INC, "rate_inc" },
-		{ RXE_CC_EVENT_LIMIT, "limit" },       { RXE_CC_EVENT_RELEASE, "release" },
+		{RXE_CC_EVENT_RATE_DEC, "rate_dec"},
+		{RXE_CC_EVENT_RATE_INC, "rate_inc"},
+		{RXE_CC_EVENT_LIMIT, "limit"},
+		{RXE_CC_EVENT_RELEASE, "release"},
 	};
 	std::string s;
 	for (const auto &[bit, name] : names) {
@@ -1285,10 +1319,11 @@ std::string event_names(std::uint32_t ev)
 	return s;
 }
 
-class Monitor {
+class Monitor
+{
 public:
 	Monitor(Ctx &ctx, std::string dev, bool events, std::ostream &os)
-		: ctx_(ctx), dev_(std::move(dev)), events_(events), os_(os)
+	    : ctx_(ctx), dev_(std::move(dev)), events_(events), os_(os)
 	{
 		// One column per algorithm and state value, "dcqcn.alpha": names
 		// repeat across algorithms (rate_kbps) and may repeat the fixed
@@ -1316,7 +1351,8 @@ public:
 		std::vector<QpInfo> qps = collect_qps(ctx_, dev_, "monitor");
 		std::uint64_t t = ctx_.env.clock.now_ns();
 		for (const QpInfo &q : qps)
-			row(t, q.dev, q.qpn, q.algo, q.rate_bps, q.window_bytes, q.stats, q.state, nullptr);
+			row(t, q.dev, q.qpn, q.algo, q.rate_bps, q.window_bytes, q.stats, q.state,
+			    nullptr);
 		os_.flush();
 	}
 
@@ -1355,10 +1391,10 @@ private:
 	// One row: the fixed columns, the QP counters, the state columns of
 	// `algo` (empty for the other algorithms' columns), and with -e the
 	// event column (empty in poll rows).
-	void row(std::uint64_t t, const std::string &dev, std::uint32_t qpn, const std::string &algo,
-		 const std::optional<std::uint64_t> &rate, const std::optional<std::uint64_t> &window,
-		 const std::vector<NamedValue> &stats, const std::vector<NamedValue> &state,
-		 const std::string *event)
+	void row(std::uint64_t t, const std::string &dev, std::uint32_t qpn,
+	         const std::string &algo, const std::optional<std::uint64_t> &rate,
+	         const std::optional<std::uint64_t> &window, const std::vector<NamedValue> &stats,
+	         const std::vector<NamedValue> &state, const std::string *event)
 	{
 		os_ << t << ',' << csv_field(dev) << ',' << qpn << ',' << csv_field(algo) << ','
 		    << opt(rate) << ',' << opt(window);
@@ -1388,7 +1424,8 @@ private:
 			return;
 		std::uint64_t t = ev.time_ns ? *ev.time_ns : ctx_.env.clock.now_ns();
 		const std::string names = event_names(ev.events);
-		row(t, ev.dev, ev.qpn, ev.algo, ev.rate_bps, ev.window_bytes, ev.stats, ev.state, &names);
+		row(t, ev.dev, ev.qpn, ev.algo, ev.rate_bps, ev.window_bytes, ev.stats, ev.state,
+		    &names);
 	}
 
 	Ctx &ctx_;
@@ -1402,12 +1439,12 @@ int cmd_monitor(Ctx &ctx, const std::vector<std::string> &args)
 {
 	ctx.topic = "monitor";
 	Parsed p = parse_args(args, 0,
-			      { { 'i', "interval", true },
-				{ 'c', "count", true },
-				{ 't', "time", true },
-				{ 'o', "output", true },
-				{ 'e', "events", false } },
-			      ctx.g, ctx.topic);
+	                      {{'i', "interval", true},
+	                       {'c', "count", true},
+	                       {'t', "time", true},
+	                       {'o', "output", true},
+	                       {'e', "events", false}},
+	                      ctx.g, ctx.topic);
 	if (p.help) {
 		ctx.env.out << help_text("monitor");
 		return kExitOk;
@@ -1488,12 +1525,12 @@ int cmd_monitor(Ctx &ctx, const std::vector<std::string> &args)
 
 // ---------------------------------------------------------------- dispatch
 
-const std::vector<std::string> kCommands = { "algo", "dev", "qp", "stats", "monitor", "help" };
+const std::vector<std::string> kCommands = {"algo", "dev", "qp", "stats", "monitor", "help"};
 
 // `rxecc dev ...` and `rxecc qp ...`: show (default, alias list) or set.
 int cmd_group(Ctx &ctx, const std::string &group, const std::vector<std::string> &args,
-	      int (*show)(Ctx &, const std::vector<std::string> &),
-	      int (*set)(Ctx &, const std::vector<std::string> &))
+              int (*show)(Ctx &, const std::vector<std::string> &),
+              int (*set)(Ctx &, const std::vector<std::string> &))
 {
 	ctx.topic = group;
 	if (args.empty() || (args[0].size() > 1 && args[0][0] == '-')) {
@@ -1505,7 +1542,7 @@ int cmd_group(Ctx &ctx, const std::string &group, const std::vector<std::string>
 			}
 		return show(ctx, args);
 	}
-	std::string sub = match_word(args[0], { "show", "list", "set", "help" });
+	std::string sub = match_word(args[0], {"show", "list", "set", "help"});
 	std::vector<std::string> rest(args.begin() + 1, args.end());
 	if (sub == "show" || sub == "list")
 		return show(ctx, rest);
@@ -1515,13 +1552,14 @@ int cmd_group(Ctx &ctx, const std::string &group, const std::vector<std::string>
 		ctx.env.out << help_text(group);
 		return kExitOk;
 	}
-	usage_error(group, "unknown " + group + " command " + in_quotes(args[0]) + " (show or set)");
+	usage_error(group,
+	            "unknown " + group + " command " + in_quotes(args[0]) + " (show or set)");
 }
 
 int dispatch(Ctx &ctx, const std::vector<std::string> &args)
 {
 	std::size_t at = 0;
-	Parsed top = parse_args(args, 0, { { 'V', "version", false } }, ctx.g, "", &at);
+	Parsed top = parse_args(args, 0, {{'V', "version", false}}, ctx.g, "", &at);
 	if (top.has('V')) {
 		ctx.env.out << "rxecc " << kVersion << " (" RXE_CC_GENL_NAME
 			    << " generic netlink family version " << RXE_CC_GENL_VERSION << ")\n";
@@ -1535,7 +1573,8 @@ int dispatch(Ctx &ctx, const std::vector<std::string> &args)
 		usage_error("", "missing command (algo, dev, qp, stats or monitor)");
 	}
 	std::string cmd = match_word(args[at], kCommands);
-	std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(at) + 1, args.end());
+	std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(at) + 1,
+	                              args.end());
 	if (top.help && cmd != "help")
 		rest.insert(rest.begin(), "--help");
 	if (cmd == "help") {
@@ -1562,7 +1601,7 @@ int dispatch(Ctx &ctx, const std::vector<std::string> &args)
 	if (cmd == "monitor")
 		return cmd_monitor(ctx, rest);
 	usage_error("", "unknown command " + in_quotes(args[at]) +
-				" (algo, dev, qp, stats or monitor)");
+	                        " (algo, dev, qp, stats or monitor)");
 }
 
 } // namespace

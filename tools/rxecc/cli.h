@@ -13,7 +13,8 @@
 
 #include "transport.h"
 
-namespace rxecc {
+namespace rxecc
+{
 
 enum ExitStatus {
 	kExitOk = 0,

@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <rdma/rxe_cc.h>
 
-namespace rxecc {
+namespace rxecc
+{
 
-namespace {
+namespace
+{
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -56,11 +58,11 @@ std::string scaled(std::uint64_t v, const Step *steps, std::size_t n)
 std::string format_rate_bps(std::uint64_t bps)
 {
 	static const Step steps[] = {
-		{ 1, "bit" },
-		{ 1000ULL, "Kbit" },
-		{ 1000000ULL, "Mbit" },
-		{ 1000000000ULL, "Gbit" },
-		{ 1000000000000ULL, "Tbit" },
+		{1, "bit"},
+		{1000ULL, "Kbit"},
+		{1000000ULL, "Mbit"},
+		{1000000000ULL, "Gbit"},
+		{1000000000000ULL, "Tbit"},
 	};
 	return scaled(bps, steps, sizeof(steps) / sizeof(steps[0]));
 }
@@ -68,10 +70,10 @@ std::string format_rate_bps(std::uint64_t bps)
 std::string format_time_ns(std::uint64_t ns)
 {
 	static const Step steps[] = {
-		{ 1, "ns" },
-		{ 1000ULL, "us" },
-		{ 1000000ULL, "ms" },
-		{ 1000000000ULL, "s" },
+		{1, "ns"},
+		{1000ULL, "us"},
+		{1000000ULL, "ms"},
+		{1000000000ULL, "s"},
 	};
 	return scaled(ns, steps, sizeof(steps) / sizeof(steps[0]));
 }
@@ -79,9 +81,9 @@ std::string format_time_ns(std::uint64_t ns)
 std::string format_bytes(std::uint64_t bytes)
 {
 	static const Step steps[] = {
-		{ 1ULL << 30, "GiB" },
-		{ 1ULL << 20, "MiB" },
-		{ 1ULL << 10, "KiB" },
+		{1ULL << 30, "GiB"},
+		{1ULL << 20, "MiB"},
+		{1ULL << 10, "KiB"},
 	};
 	for (const Step &s : steps)
 		if (bytes >= s.div && bytes % s.div == 0)
@@ -97,45 +99,71 @@ std::string format_fixed(std::uint64_t v, unsigned frac_bits)
 	std::uint64_t fp = static_cast<std::uint64_t>(scaled_v % 10000);
 	char buf[64];
 	std::snprintf(buf, sizeof(buf), "%llu.%04llu", static_cast<unsigned long long>(ip),
-		      static_cast<unsigned long long>(fp));
+	              static_cast<unsigned long long>(fp));
 	return buf;
 }
 
 std::string unit_label(std::uint32_t unit)
 {
 	switch (unit) {
-	case RXE_CC_UNIT_ID_NONE: return "";
-	case RXE_CC_UNIT_ID_BOOL: return "bool";
-	case RXE_CC_UNIT_ID_KBPS: return "kbit/s";
-	case RXE_CC_UNIT_ID_US: return "us";
-	case RXE_CC_UNIT_ID_NS: return "ns";
-	case RXE_CC_UNIT_ID_BYTES: return "bytes";
-	case RXE_CC_UNIT_ID_PERCENT: return "%";
-	case RXE_CC_UNIT_ID_Q10: return "Q10";
-	case RXE_CC_UNIT_ID_Q16: return "Q16";
-	case RXE_CC_UNIT_ID_LOG2: return "log2";
-	case RXE_CC_UNIT_ID_DSCP: return "DSCP";
-	case RXE_CC_UNIT_ID_PCP: return "PCP";
-	default: return "unit" + std::to_string(unit);
+	case RXE_CC_UNIT_ID_NONE:
+		return "";
+	case RXE_CC_UNIT_ID_BOOL:
+		return "bool";
+	case RXE_CC_UNIT_ID_KBPS:
+		return "kbit/s";
+	case RXE_CC_UNIT_ID_US:
+		return "us";
+	case RXE_CC_UNIT_ID_NS:
+		return "ns";
+	case RXE_CC_UNIT_ID_BYTES:
+		return "bytes";
+	case RXE_CC_UNIT_ID_PERCENT:
+		return "%";
+	case RXE_CC_UNIT_ID_Q10:
+		return "Q10";
+	case RXE_CC_UNIT_ID_Q16:
+		return "Q16";
+	case RXE_CC_UNIT_ID_LOG2:
+		return "log2";
+	case RXE_CC_UNIT_ID_DSCP:
+		return "DSCP";
+	case RXE_CC_UNIT_ID_PCP:
+		return "PCP";
+	default:
+		return "unit" + std::to_string(unit);
 	}
 }
 
 std::string unit_id(std::uint32_t unit)
 {
 	switch (unit) {
-	case RXE_CC_UNIT_ID_NONE: return "none";
-	case RXE_CC_UNIT_ID_BOOL: return "bool";
-	case RXE_CC_UNIT_ID_KBPS: return "kbps";
-	case RXE_CC_UNIT_ID_US: return "us";
-	case RXE_CC_UNIT_ID_NS: return "ns";
-	case RXE_CC_UNIT_ID_BYTES: return "bytes";
-	case RXE_CC_UNIT_ID_PERCENT: return "percent";
-	case RXE_CC_UNIT_ID_Q10: return "q10";
-	case RXE_CC_UNIT_ID_Q16: return "q16";
-	case RXE_CC_UNIT_ID_LOG2: return "log2";
-	case RXE_CC_UNIT_ID_DSCP: return "dscp";
-	case RXE_CC_UNIT_ID_PCP: return "pcp";
-	default: return "unit" + std::to_string(unit);
+	case RXE_CC_UNIT_ID_NONE:
+		return "none";
+	case RXE_CC_UNIT_ID_BOOL:
+		return "bool";
+	case RXE_CC_UNIT_ID_KBPS:
+		return "kbps";
+	case RXE_CC_UNIT_ID_US:
+		return "us";
+	case RXE_CC_UNIT_ID_NS:
+		return "ns";
+	case RXE_CC_UNIT_ID_BYTES:
+		return "bytes";
+	case RXE_CC_UNIT_ID_PERCENT:
+		return "percent";
+	case RXE_CC_UNIT_ID_Q10:
+		return "q10";
+	case RXE_CC_UNIT_ID_Q16:
+		return "q16";
+	case RXE_CC_UNIT_ID_LOG2:
+		return "log2";
+	case RXE_CC_UNIT_ID_DSCP:
+		return "dscp";
+	case RXE_CC_UNIT_ID_PCP:
+		return "pcp";
+	default:
+		return "unit" + std::to_string(unit);
 	}
 }
 
@@ -157,19 +185,26 @@ std::string format_range(const ParamInfo &p)
 std::string format_param_value(std::uint32_t unit, std::uint64_t v)
 {
 	switch (unit) {
-	case RXE_CC_UNIT_ID_US: return std::to_string(v) + "us";
-	case RXE_CC_UNIT_ID_NS: return std::to_string(v) + "ns";
-	case RXE_CC_UNIT_ID_PERCENT: return std::to_string(v) + "%";
-	default: return std::to_string(v);
+	case RXE_CC_UNIT_ID_US:
+		return std::to_string(v) + "us";
+	case RXE_CC_UNIT_ID_NS:
+		return std::to_string(v) + "ns";
+	case RXE_CC_UNIT_ID_PERCENT:
+		return std::to_string(v) + "%";
+	default:
+		return std::to_string(v);
 	}
 }
 
 std::string format_state_value(std::uint32_t unit, std::uint64_t v)
 {
 	switch (unit) {
-	case RXE_CC_UNIT_ID_Q10: return format_fixed(v, 10);
-	case RXE_CC_UNIT_ID_Q16: return format_fixed(v, 16);
-	default: return format_param_value(unit, v);
+	case RXE_CC_UNIT_ID_Q10:
+		return format_fixed(v, 10);
+	case RXE_CC_UNIT_ID_Q16:
+		return format_fixed(v, 16);
+	default:
+		return format_param_value(unit, v);
 	}
 }
 
@@ -196,7 +231,7 @@ void Table::print(std::ostream &os, std::string_view indent) const
 }
 
 void print_pairs(std::ostream &os, const std::vector<std::pair<std::string, std::string>> &pairs,
-		 std::string_view indent, std::size_t width)
+                 std::string_view indent, std::size_t width)
 {
 	std::string line;
 	for (const auto &[name, value] : pairs) {
@@ -231,7 +266,8 @@ std::string format_per_second(std::uint64_t delta, std::uint64_t elapsed_ns)
 	if (elapsed_ns == 0)
 		return "0";
 	// delta / (elapsed_ns / 1e9), in hundredths, rounded half up
-	u128 hundredths = (static_cast<u128>(delta) * 100000000000ULL + elapsed_ns / 2) / elapsed_ns;
+	u128 hundredths =
+		(static_cast<u128>(delta) * 100000000000ULL + elapsed_ns / 2) / elapsed_ns;
 	std::uint64_t ip = static_cast<std::uint64_t>(hundredths / 100);
 	unsigned fp = static_cast<unsigned>(hundredths % 100);
 	std::string s = std::to_string(ip);

@@ -13,7 +13,8 @@
 
 #include "messages.h"
 
-namespace rxecc {
+namespace rxecc
+{
 
 // For reading, not for typing back: "100Mbit", "1.5Gbit", "999bit", at
 // most three decimals, rounded ("8.512Gbit"). units::format_rate_bps and
@@ -39,7 +40,8 @@ std::string format_param_value(std::uint32_t unit, std::uint64_t v);
 std::string format_state_value(std::uint32_t unit, std::uint64_t v);
 
 // Columns padded to the widest cell; the last column is not padded.
-class Table {
+class Table
+{
 public:
 	void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
 	void print(std::ostream &os, std::string_view indent = {}) const;
@@ -51,7 +53,7 @@ private:
 
 // "name value" pairs on lines of at most `width` characters after `indent`.
 void print_pairs(std::ostream &os, const std::vector<std::pair<std::string, std::string>> &pairs,
-		 std::string_view indent, std::size_t width = 100);
+                 std::string_view indent, std::size_t width = 100);
 
 // One CSV field, quoted if needed (RFC 4180).
 std::string csv_field(std::string_view s);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "help.h"
 
-namespace rxecc {
+namespace rxecc
+{
 
-namespace {
+namespace
+{
 
 constexpr std::string_view kTool =
 	"Usage: rxecc [OPTIONS] COMMAND [ARGUMENTS]\n"
@@ -216,16 +218,9 @@ struct Topic {
 };
 
 constexpr Topic kTopics[] = {
-	{ "", kTool },
-	{ "algo", kAlgo },
-	{ "dev", kDev },
-	{ "dev show", kDevShow },
-	{ "dev set", kDevSet },
-	{ "qp", kQp },
-	{ "qp show", kQpShow },
-	{ "qp set", kQpSet },
-	{ "stats", kStats },
-	{ "monitor", kMonitor },
+	{"", kTool},          {"algo", kAlgo},       {"dev", kDev},        {"dev show", kDevShow},
+	{"dev set", kDevSet}, {"qp", kQp},           {"qp show", kQpShow}, {"qp set", kQpSet},
+	{"stats", kStats},    {"monitor", kMonitor},
 };
 
 } // namespace

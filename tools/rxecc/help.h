@@ -7,7 +7,8 @@
 #include <string_view>
 #include <vector>
 
-namespace rxecc {
+namespace rxecc
+{
 
 // Help of a topic: "" (the tool), "algo", "dev", "dev show", "dev set",
 // "qp", "qp show", "qp set", "stats", "monitor". Empty if unknown.

@@ -15,7 +15,8 @@
 #include "cli.h"
 #include "nl_transport.h"
 
-namespace {
+namespace
+{
 
 volatile std::sig_atomic_t g_stop = 0;
 
@@ -24,7 +25,8 @@ extern "C" void on_stop_signal(int)
 	g_stop = 1;
 }
 
-class RealClock : public rxecc::Clock {
+class RealClock : public rxecc::Clock
+{
 public:
 	std::uint64_t now_ns() override
 	{
@@ -76,13 +78,15 @@ int main(int argc, char **argv)
 		[](std::unique_ptr<rxecc::Transport> &out) {
 			std::unique_ptr<rxecc::NlTransport> t;
 			rxecc::Status s = rxecc::NlTransport::open(
-				RXE_CC_GENL_NAME, RXE_CC_GENL_VERSION, [] { return g_stop != 0; }, t);
+				RXE_CC_GENL_NAME, RXE_CC_GENL_VERSION, [] { return g_stop != 0; },
+				t);
 			out = std::move(t);
 			return s;
 		},
 		[](const std::string &path, std::string &why) -> std::unique_ptr<std::ostream> {
 			errno = 0;
-			auto f = std::make_unique<std::ofstream>(path, std::ios::out | std::ios::trunc);
+			auto f = std::make_unique<std::ofstream>(path,
+		                                                 std::ios::out | std::ios::trunc);
 			if (!f->is_open()) {
 				why = errno ? std::strerror(errno) : "cannot open";
 				return nullptr;

@@ -5,7 +5,8 @@
 
 #include "nlattr.h"
 
-namespace rxecc {
+namespace rxecc
+{
 
 using nl::Attr;
 using nl::AttrWriter;
@@ -26,7 +27,8 @@ const StateInfo *AlgoInfo::find_state(std::string_view n) const
 	return nullptr;
 }
 
-namespace {
+namespace
+{
 
 GenlMsg finish(std::uint8_t cmd, const AttrWriter &w)
 {
@@ -51,7 +53,8 @@ void put_params(AttrWriter &w, const std::vector<NamedValue> &params)
 }
 
 // Reads attributes of one reply, remembering the first error.
-class Reader {
+class Reader
+{
 public:
 	explicit Reader(const char *what) : what_(what) {}
 
@@ -74,12 +77,13 @@ public:
 		std::optional<std::uint64_t> x = a.as_uint();
 		if (!x)
 			return fail(std::string(name) + " has " + std::to_string(a.len) +
-				    " bytes, not an integer");
+			            " bytes, not an integer");
 		v = *x;
 		return true;
 	}
 
-	template <typename T> bool uint(const Attr &a, std::optional<T> &v, const char *name)
+	template <typename T>
+	bool uint(const Attr &a, std::optional<T> &v, const char *name)
 	{
 		std::uint64_t x = 0;
 		if (!uint(a, x, name))
@@ -117,8 +121,8 @@ private:
 // With `flagged`, the names of the entries that carry the flag attribute
 // `flag_attr` are appended to it.
 bool named_values(Reader &r, const Attr &list, std::uint16_t inner, std::uint16_t name_attr,
-		  std::uint16_t value_attr, std::vector<NamedValue> &out, const char *what,
-		  std::uint16_t flag_attr = 0, std::vector<std::string> *flagged = nullptr)
+                  std::uint16_t value_attr, std::vector<NamedValue> &out, const char *what,
+                  std::uint16_t flag_attr = 0, std::vector<std::string> *flagged = nullptr)
 {
 	std::vector<Attr> items;
 	if (!r.nested(list, items, what))
@@ -186,12 +190,12 @@ bool dscp_prio(Reader &r, const Attr &a, std::optional<DscpPrio> &out)
 	DscpPrio m{};
 	if (a.len != m.size())
 		return r.fail("DSCP_PRIO has " + std::to_string(a.len) + " bytes, not " +
-			      std::to_string(m.size()));
+		              std::to_string(m.size()));
 	for (std::size_t d = 0; d < m.size(); ++d) {
 		m[d] = a.data[d];
 		if (m[d] > 7)
 			return r.fail("DSCP_PRIO puts DSCP " + std::to_string(d) + " on priority " +
-				      std::to_string(m[d]) + ", above 7");
+			              std::to_string(m[d]) + ", above 7");
 	}
 	out = m;
 	return true;
@@ -391,7 +395,7 @@ Status decode_dev(const GenlMsg &msg, DevInfo &out)
 			break;
 		case RXE_CC_A_PARAMS:
 			named_values(r, a, RXE_CC_A_PARAM, RXE_CC_A_P_NAME, RXE_CC_A_P_VALUE,
-				     out.params, "PARAMS", RXE_CC_A_P_USER, &out.user_params);
+			             out.params, "PARAMS", RXE_CC_A_P_USER, &out.user_params);
 			break;
 		case RXE_CC_A_LINE_RATE:
 			r.uint(a, out.line_rate_bps, "LINE_RATE");
@@ -445,7 +449,7 @@ Status decode_qp(const GenlMsg &msg, QpInfo &out)
 			break;
 		case RXE_CC_A_PARAMS:
 			named_values(r, a, RXE_CC_A_PARAM, RXE_CC_A_P_NAME, RXE_CC_A_P_VALUE,
-				     out.params, "PARAMS");
+			             out.params, "PARAMS");
 			break;
 		case RXE_CC_A_RATE:
 			r.uint(a, out.rate_bps, "RATE");
@@ -460,11 +464,11 @@ Status decode_qp(const GenlMsg &msg, QpInfo &out)
 		case RXE_CC_A_STATE_NAMES:
 			// ... a kernel may also wrap them like ALGO_GET does.
 			named_values(r, a, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE,
-				     out.state, "STATE_NAMES");
+			             out.state, "STATE_NAMES");
 			break;
 		case RXE_CC_A_QP_STATS:
 			named_values(r, a, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE,
-				     out.stats, "QP_STATS");
+			             out.stats, "QP_STATS");
 			break;
 		default:
 			break;
@@ -491,7 +495,7 @@ Status decode_stats(const GenlMsg &msg, DevStats &out)
 			have_dev = true;
 		} else if (a.type == RXE_CC_A_STATS) {
 			named_values(r, a, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE,
-				     out.stats, "STATS");
+			             out.stats, "STATS");
 		}
 	}
 	if (r.status().ok() && !have_dev)
@@ -505,7 +509,7 @@ Status decode_rate_event(const GenlMsg &msg, RateEvent &out)
 	out = RateEvent();
 	if (msg.cmd != RXE_CC_CMD_RATE_EVENT)
 		return Status::malformed("not a RATE_EVENT message (command " +
-					 std::to_string(msg.cmd) + ")");
+		                         std::to_string(msg.cmd) + ")");
 	std::vector<Attr> top;
 	if (!r.top(msg, top))
 		return r.status();
@@ -539,11 +543,11 @@ Status decode_rate_event(const GenlMsg &msg, RateEvent &out)
 			break;
 		case RXE_CC_A_STATE_NAMES:
 			named_values(r, a, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE,
-				     out.state, "STATE_NAMES");
+			             out.state, "STATE_NAMES");
 			break;
 		case RXE_CC_A_QP_STATS:
 			named_values(r, a, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE,
-				     out.stats, "QP_STATS");
+			             out.stats, "QP_STATS");
 			break;
 		default:
 			break;

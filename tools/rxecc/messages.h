@@ -14,7 +14,8 @@
 
 #include "transport.h"
 
-namespace rxecc {
+namespace rxecc
+{
 
 struct ParamInfo {
 	std::string name;

@@ -16,9 +16,11 @@
 
 #include "nlattr.h"
 
-namespace rxecc {
+namespace rxecc
+{
 
-namespace {
+namespace
+{
 
 // State of one request while libnl runs the callbacks.
 struct Exchange {
@@ -87,7 +89,7 @@ int on_error(struct sockaddr_nl *, struct nlmsgerr *err, void *arg)
 	const auto *nlh = reinterpret_cast<const struct nlmsghdr *>(
 		reinterpret_cast<const char *>(err) - NLMSG_HDRLEN);
 	x->status = Status::kernel(err->error < 0 ? -err->error : err->error,
-				   extack_message(nlh, nlh->nlmsg_len));
+	                           extack_message(nlh, nlh->nlmsg_len));
 	x->done = true;
 	return NL_STOP;
 }
@@ -151,7 +153,7 @@ std::string extack_message(const struct nlmsghdr *nlh, std::size_t len)
 }
 
 Status NlTransport::open(const std::string &family, std::uint8_t version,
-			 std::function<bool()> stop, std::unique_ptr<NlTransport> &out)
+                         std::function<bool()> stop, std::unique_ptr<NlTransport> &out)
 {
 	std::unique_ptr<NlTransport> t(new NlTransport());
 	t->family_ = family;
@@ -197,11 +199,11 @@ Status NlTransport::request(const GenlMsg &req, bool dump, std::vector<GenlMsg> 
 		return Status::system(ENOMEM, "netlink message");
 	int flags = dump ? NLM_F_DUMP : NLM_F_ACK;
 	if (!genlmsg_put(msg.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family_id_, 0, flags, req.cmd,
-			 version_))
+	                 version_))
 		return Status::system(ENOMEM, "netlink message");
 	if (!req.attrs.empty() &&
 	    nlmsg_append(msg.get(), const_cast<std::uint8_t *>(req.attrs.data()), req.attrs.size(),
-			 NLMSG_ALIGNTO) < 0)
+	                 NLMSG_ALIGNTO) < 0)
 		return Status::system(EMSGSIZE, "netlink message");
 	int err = nl_send_auto(sk_, msg.get());
 	if (err < 0)
@@ -233,7 +235,7 @@ Status NlTransport::subscribe(const std::string &group)
 	int grp = genl_ctrl_resolve_grp(sk_, family_.c_str(), group.c_str());
 	if (grp < 0)
 		return Status::malformed("the " + family_ + " family has no multicast group '" +
-					 group + "'");
+		                         group + "'");
 	if (!ev_) {
 		ev_ = nl_socket_alloc();
 		if (!ev_)
@@ -256,7 +258,8 @@ Status NlTransport::subscribe_events()
 	return subscribe(RXE_CC_MCGRP_EVENTS);
 }
 
-namespace {
+namespace
+{
 int accept_any_seq(struct nl_msg *, void *)
 {
 	return NL_OK;
@@ -267,7 +270,7 @@ Status NlTransport::wait_events(std::uint64_t timeout_ns, std::vector<GenlMsg> &
 {
 	if (!ev_)
 		return Status::system(EINVAL, "not subscribed to events");
-	struct pollfd pfd = { nl_socket_get_fd(ev_), POLLIN, 0 };
+	struct pollfd pfd = {nl_socket_get_fd(ev_), POLLIN, 0};
 	struct timespec ts;
 	ts.tv_sec = static_cast<time_t>(timeout_ns / 1000000000ULL);
 	ts.tv_nsec = static_cast<long>(timeout_ns % 1000000000ULL);

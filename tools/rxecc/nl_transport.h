@@ -17,14 +17,16 @@
 struct nl_sock;
 struct nlmsghdr;
 
-namespace rxecc {
+namespace rxecc
+{
 
-class NlTransport : public Transport {
+class NlTransport : public Transport
+{
 public:
 	// Connect and resolve `family`; Status::kNoFamily if the kernel does
 	// not know it. `stop` tells wait_events() that a signal asked to stop.
 	static Status open(const std::string &family, std::uint8_t version,
-			   std::function<bool()> stop, std::unique_ptr<NlTransport> &out);
+	                   std::function<bool()> stop, std::unique_ptr<NlTransport> &out);
 	~NlTransport() override;
 
 	NlTransport(const NlTransport &) = delete;

@@ -4,11 +4,13 @@
 #include <cstring>
 #include <linux/netlink.h>
 
-namespace rxecc::nl {
+namespace rxecc::nl
+{
 
-namespace {
+namespace
+{
 
-constexpr std::size_t kHdrLen = (sizeof(struct nlattr) + 3) & ~std::size_t{ 3 };
+constexpr std::size_t kHdrLen = (sizeof(struct nlattr) + 3) & ~std::size_t{3};
 
 constexpr std::size_t align4(std::size_t n)
 {

@@ -13,11 +13,13 @@
 #include <string_view>
 #include <vector>
 
-namespace rxecc::nl {
+namespace rxecc::nl
+{
 
 // Appends attributes to a byte buffer, each aligned to 4 bytes as the
 // kernel expects. Nests carry NLA_F_NESTED (required by strict policies).
-class AttrWriter {
+class AttrWriter
+{
 public:
 	void put_u8(std::uint16_t type, std::uint8_t v);
 	void put_u32(std::uint16_t type, std::uint32_t v);

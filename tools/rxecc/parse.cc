@@ -7,9 +7,11 @@
 #include "format.h"
 #include "units.h"
 
-namespace rxecc {
+namespace rxecc
+{
 
-namespace {
+namespace
+{
 
 bool is_digit(char c)
 {

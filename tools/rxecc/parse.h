@@ -12,7 +12,8 @@
 
 #include "messages.h"
 
-namespace rxecc {
+namespace rxecc
+{
 
 // A non-negative integer: decimal, or hexadecimal with 0x. No sign, no
 // spaces, no overflow.

@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-namespace rxecc {
+namespace rxecc
+{
 
 // One generic netlink message of the family: the command and the attribute
 // bytes after the genlmsghdr.
@@ -30,11 +31,11 @@ struct Status {
 		kInterrupted, // a signal asked to stop
 	};
 	Kind kind = kOk;
-	int err = 0;         // positive errno
+	int err = 0; // positive errno
 	// The kernel's extended ACK message, if any: why it refused the
 	// request, or with kOk a warning about a legal but doubtful setting.
 	std::string extack;
-	std::string detail;  // what failed, for kSystem and kMalformed
+	std::string detail; // what failed, for kSystem and kMalformed
 
 	bool ok() const { return kind == kOk; }
 	static Status kernel(int err, std::string extack = {})
@@ -68,7 +69,8 @@ struct Status {
 	}
 };
 
-class Transport {
+class Transport
+{
 public:
 	virtual ~Transport() = default;
 
@@ -87,7 +89,8 @@ public:
 };
 
 // Monotonic time and sleeping, replaceable in tests.
-class Clock {
+class Clock
+{
 public:
 	virtual ~Clock() = default;
 	// CLOCK_MONOTONIC nanoseconds (the clock of RXE_CC_A_TIME_NS).

@@ -5,24 +5,31 @@
 
 #include <algorithm>
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 const char *to_string(DropReason r)
 {
 	switch (r) {
-	case DropReason::kMalformed: return "malformed";
-	case DropReason::kNoRoute: return "no_route";
-	case DropReason::kLinkLocal: return "link_local";
-	case DropReason::kBufferFull: return "buffer_full";
-	case DropReason::kDynamicThreshold: return "dynamic_threshold";
-	case DropReason::kHeadroom: return "pfc_headroom";
+	case DropReason::kMalformed:
+		return "malformed";
+	case DropReason::kNoRoute:
+		return "no_route";
+	case DropReason::kLinkLocal:
+		return "link_local";
+	case DropReason::kBufferFull:
+		return "buffer_full";
+	case DropReason::kDynamicThreshold:
+		return "dynamic_threshold";
+	case DropReason::kHeadroom:
+		return "pfc_headroom";
 	}
 	return "unknown";
 }
 
 SharedBuffer::SharedBuffer(uint64_t buffer_bytes, uint64_t reserved_headroom, uint32_t alpha_q16)
-	: pool_size_(buffer_bytes > reserved_headroom ? buffer_bytes - reserved_headroom : 0),
-	  alpha_q16_(alpha_q16)
+    : pool_size_(buffer_bytes > reserved_headroom ? buffer_bytes - reserved_headroom : 0),
+      alpha_q16_(alpha_q16)
 {
 }
 
@@ -33,7 +40,7 @@ uint64_t SharedBuffer::dynamic_threshold() const
 }
 
 Admit SharedBuffer::admit_lossy(IngressAccount *acct, uint64_t egress_queue_bytes, uint64_t len,
-				DropReason *why)
+                                DropReason *why)
 {
 	if (len > pool_free()) {
 		*why = DropReason::kBufferFull;

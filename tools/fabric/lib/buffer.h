@@ -31,15 +31,16 @@
 #include "packet.h"
 #include "switch_config.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 enum class DropReason {
-	kMalformed,		// the frame did not parse
-	kNoRoute,		// no forwarding entry (or it points back out)
-	kLinkLocal,		// 01:80:C2:00:00:0x that is not PAUSE/PFC
-	kBufferFull,		// lossy: shared pool exhausted
-	kDynamicThreshold,	// lossy: egress queue above alpha * free
-	kHeadroom,		// lossless: PFC headroom exhausted
+	kMalformed,        // the frame did not parse
+	kNoRoute,          // no forwarding entry (or it points back out)
+	kLinkLocal,        // 01:80:C2:00:00:0x that is not PAUSE/PFC
+	kBufferFull,       // lossy: shared pool exhausted
+	kDynamicThreshold, // lossy: egress queue above alpha * free
+	kHeadroom,         // lossless: PFC headroom exhausted
 };
 inline constexpr int kNumDropReasons = 6;
 const char *to_string(DropReason r);
@@ -53,7 +54,8 @@ struct IngressAccount {
 
 enum class Admit { kAccepted, kDropped };
 
-class SharedBuffer {
+class SharedBuffer
+{
 public:
 	SharedBuffer(uint64_t buffer_bytes, uint64_t reserved_headroom, uint32_t alpha_q16);
 
@@ -66,7 +68,7 @@ public:
 	// Lossy admission; on success charges the pool (and acct, if any).
 	// On failure sets *why.
 	Admit admit_lossy(IngressAccount *acct, uint64_t egress_queue_bytes, uint64_t len,
-			  DropReason *why);
+	                  DropReason *why);
 	// Lossless admission under pfc (enabled) for the ingress account.
 	Admit admit_lossless(IngressAccount &acct, const PfcParams &pfc, uint64_t len);
 	// Returns len bytes of a packet leaving the switch (acct may be null

@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <utility>
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 uint64_t LinkSerializer::wire_bytes(size_t frame_len) const
 {
@@ -27,9 +28,9 @@ Time LinkSerializer::transmit(Time start, size_t frame_len)
 }
 
 EgressPort::EgressPort(const PortConfig &cfg, uint8_t strict_mask,
-		       const std::array<uint32_t, kNumPriorities> &quantum)
-	: cfg_(cfg), strict_mask_(strict_mask), quantum_(quantum),
-	  link_(cfg.rate_bps, cfg.overhead_bytes)
+                       const std::array<uint32_t, kNumPriorities> &quantum)
+    : cfg_(cfg), strict_mask_(strict_mask), quantum_(quantum),
+      link_(cfg.rate_bps, cfg.overhead_bytes)
 {
 }
 

@@ -17,7 +17,8 @@
 #include "packet.h"
 #include "switch_config.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 // Serialisation of frames on a link of rate_bps.  A frame of L bytes
 // occupies W = max(L, 60) + overhead wire bytes and takes W * 8 * 1e9 /
@@ -25,10 +26,11 @@ namespace rxecc::fabric {
 // remainder (in units of 1/rate_bps ns) and carried into the next frame
 // sent back to back, so the end of the n-th back-to-back frame is exactly
 // floor(start + total_bits * 1e9 / rate_bps) however long the run.
-class LinkSerializer {
+class LinkSerializer
+{
 public:
 	LinkSerializer(uint64_t rate_bps, uint32_t overhead_bytes)
-		: rate_(rate_bps), overhead_(overhead_bytes)
+	    : rate_(rate_bps), overhead_(overhead_bytes)
 	{
 	}
 
@@ -53,19 +55,20 @@ private:
 // A packet held in an egress queue.
 struct QueuedPacket {
 	Packet packet;
-	int ingress = -1;	// ingress port; -1 for packets the switch made
+	int ingress = -1; // ingress port; -1 for packets the switch made
 	int priority = 0;
-	bool lossless = false;	// admitted under PFC at its ingress
-	uint32_t charged = 0;	// bytes charged to the buffer (= size at enqueue)
+	bool lossless = false; // admitted under PFC at its ingress
+	uint32_t charged = 0;  // bytes charged to the buffer (= size at enqueue)
 	Time enqueued = 0;
 };
 
 enum class PauseChange { kNone, kStarted, kReleased };
 
-class EgressPort {
+class EgressPort
+{
 public:
 	EgressPort(const PortConfig &cfg, uint8_t strict_mask,
-		   const std::array<uint32_t, kNumPriorities> &quantum);
+	           const std::array<uint32_t, kNumPriorities> &quantum);
 
 	const PortConfig &config() const { return cfg_; }
 	LinkSerializer &link() { return link_; }
@@ -111,9 +114,9 @@ private:
 	std::optional<int> select_dwrr(Time t);
 
 	struct PauseState {
-		Time since = 0;		// start of the current/last episode
-		Time until = 0;		// paused while t < until
-		Time done_ns = 0;	// length of the finished episodes
+		Time since = 0;   // start of the current/last episode
+		Time until = 0;   // paused while t < until
+		Time done_ns = 0; // length of the finished episodes
 		bool expiry_pending = false;
 	};
 	struct Control {

@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 Fabric::Fabric(const Topology &topo) : topo_(topo)
 {
@@ -96,8 +97,9 @@ void Fabric::collect(int sw, Time now)
 			outbox_.push_back({sw, std::move(tx)});
 			continue;
 		}
-		in_flight_.emplace(std::make_pair(tx.arrive_ns, seq_++),
-				   InFlight{it->second.first, it->second.second, std::move(tx.frame)});
+		in_flight_.emplace(
+			std::make_pair(tx.arrive_ns, seq_++),
+			InFlight{it->second.first, it->second.second, std::move(tx.frame)});
 	}
 }
 

@@ -22,14 +22,16 @@
 #include "switch_config.h"
 #include "switch_model.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 struct FabricTransmission {
 	int sw = -1;
 	Transmission tx;
 };
 
-class Fabric {
+class Fabric
+{
 public:
 	// Throws std::invalid_argument if validate(topo) fails.  Switch i is
 	// seeded with topo.seed + i.

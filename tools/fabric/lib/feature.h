@@ -31,26 +31,27 @@
 #include "packet.h"
 #include "rng.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 // Queue and port state as a feature sees it.
 struct QueueView {
-	int port = -1;			// egress port
+	int port = -1; // egress port
 	int priority = 0;
 	// At enqueue: the queue ahead of the packet.  At dequeue: what is
 	// left behind it.  (The packet itself is never included.)
 	uint64_t bytes = 0;
 	size_t packets = 0;
-	uint64_t port_bytes = 0;	// all queues of the egress port, same rule
-	bool paused = false;		// egress priority paused by a PAUSE now
+	uint64_t port_bytes = 0; // all queues of the egress port, same rule
+	bool paused = false;     // egress priority paused by a PAUSE now
 	Time paused_until = 0;
 	uint64_t rate_bps = 0;
-	uint64_t tx_bytes = 0;		// frame bytes sent on the port before this packet
-	Time start_ns = 0;		// dequeue only: when its first bit leaves
+	uint64_t tx_bytes = 0; // frame bytes sent on the port before this packet
+	Time start_ns = 0;     // dequeue only: when its first bit leaves
 };
 
 struct EmittedFrame {
-	int port = -1;		// -1: forward; else send out of this port as control
+	int port = -1; // -1: forward; else send out of this port as control
 	std::vector<uint8_t> frame;
 };
 
@@ -59,17 +60,18 @@ struct FeatureCounters {
 	uint64_t ecn_marks = 0;
 };
 
-class FeatureContext {
+class FeatureContext
+{
 public:
 	FeatureContext(Packet &packet, int ingress_port, const QueueView &queue, Time now, Rng &rng,
-		       FeatureCounters &counters, std::vector<EmittedFrame> &emitted)
-		: packet_(packet), ingress_port_(ingress_port), queue_(queue), now_(now), rng_(rng),
-		  counters_(counters), emitted_(emitted)
+	               FeatureCounters &counters, std::vector<EmittedFrame> &emitted)
+	    : packet_(packet), ingress_port_(ingress_port), queue_(queue), now_(now), rng_(rng),
+	      counters_(counters), emitted_(emitted)
 	{
 	}
 
 	Packet &packet() { return packet_; }
-	int ingress_port() const { return ingress_port_; }	// -1: made by the switch
+	int ingress_port() const { return ingress_port_; } // -1: made by the switch
 	int egress_port() const { return queue_.port; }
 	int priority() const { return queue_.priority; }
 	const QueueView &queue() const { return queue_; }
@@ -102,7 +104,8 @@ private:
 	std::vector<EmittedFrame> &emitted_;
 };
 
-class Feature {
+class Feature
+{
 public:
 	virtual ~Feature() = default;
 	virtual void on_enqueue(FeatureContext &) {}

@@ -5,9 +5,11 @@
 
 #include <cstdio>
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
-namespace {
+namespace
+{
 
 uint16_t be16(const uint8_t *p)
 {
@@ -28,8 +30,8 @@ uint16_t ones_add(uint32_t sum)
 	return static_cast<uint16_t>(sum);
 }
 
-ParseStatus parse_ipv4(const uint8_t *data, size_t len, size_t off, FrameInfo &fi,
-		       size_t &l4, size_t &l4_end)
+ParseStatus parse_ipv4(const uint8_t *data, size_t len, size_t off, FrameInfo &fi, size_t &l4,
+                       size_t &l4_end)
 {
 	if (len - off < 20)
 		return ParseStatus::kIpTruncated;
@@ -63,8 +65,8 @@ ParseStatus parse_ipv4(const uint8_t *data, size_t len, size_t off, FrameInfo &f
 	return ParseStatus::kOk;
 }
 
-ParseStatus parse_ipv6(const uint8_t *data, size_t len, size_t off, FrameInfo &fi,
-		       size_t &l4, size_t &l4_end)
+ParseStatus parse_ipv6(const uint8_t *data, size_t len, size_t off, FrameInfo &fi, size_t &l4,
+                       size_t &l4_end)
 {
 	if (len - off < 40)
 		return ParseStatus::kIpTruncated;
@@ -98,17 +100,28 @@ ParseStatus parse_ipv6(const uint8_t *data, size_t len, size_t off, FrameInfo &f
 const char *to_string(ParseStatus s)
 {
 	switch (s) {
-	case ParseStatus::kOk: return "ok";
-	case ParseStatus::kTooShort: return "frame too short";
-	case ParseStatus::kTooLong: return "frame too long";
-	case ParseStatus::kMacControlTruncated: return "MAC control frame truncated";
-	case ParseStatus::kIpTruncated: return "IP header truncated";
-	case ParseStatus::kIpBadVersion: return "IP version mismatch";
-	case ParseStatus::kIpBadHeaderLength: return "IPv4 header length below 20";
-	case ParseStatus::kIpBadTotalLength: return "IP length inconsistent with frame";
-	case ParseStatus::kUdpTruncated: return "UDP header truncated";
-	case ParseStatus::kUdpBadLength: return "UDP length inconsistent with IP";
-	case ParseStatus::kBthTruncated: return "RoCEv2 BTH truncated";
+	case ParseStatus::kOk:
+		return "ok";
+	case ParseStatus::kTooShort:
+		return "frame too short";
+	case ParseStatus::kTooLong:
+		return "frame too long";
+	case ParseStatus::kMacControlTruncated:
+		return "MAC control frame truncated";
+	case ParseStatus::kIpTruncated:
+		return "IP header truncated";
+	case ParseStatus::kIpBadVersion:
+		return "IP version mismatch";
+	case ParseStatus::kIpBadHeaderLength:
+		return "IPv4 header length below 20";
+	case ParseStatus::kIpBadTotalLength:
+		return "IP length inconsistent with frame";
+	case ParseStatus::kUdpTruncated:
+		return "UDP header truncated";
+	case ParseStatus::kUdpBadLength:
+		return "UDP length inconsistent with IP";
+	case ParseStatus::kBthTruncated:
+		return "RoCEv2 BTH truncated";
 	}
 	return "unknown";
 }
@@ -305,7 +318,7 @@ bool Packet::mark_ce()
 }
 
 std::vector<uint8_t> build_pfc_frame(const Mac &src, uint8_t enable_mask,
-				     const std::array<uint16_t, kNumPriorities> &times)
+                                     const std::array<uint16_t, kNumPriorities> &times)
 {
 	std::vector<uint8_t> f(kPfcFrameBytes, 0);
 	for (size_t i = 0; i < 6; i++) {
@@ -356,8 +369,8 @@ bool is_multicast(const Mac &m)
 std::string mac_to_string(const Mac &m)
 {
 	char buf[18];
-	std::snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
-		      m[3], m[4], m[5]);
+	std::snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3],
+	              m[4], m[5]);
 	return buf;
 }
 

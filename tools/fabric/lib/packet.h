@@ -17,7 +17,8 @@
 #include <string>
 #include <vector>
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 // Time in nanoseconds, supplied by the caller (never read from a clock).
 using Time = uint64_t;
@@ -33,13 +34,13 @@ inline constexpr uint16_t kEthTypeIpv4 = 0x0800;
 inline constexpr uint16_t kEthTypeIpv6 = 0x86DD;
 inline constexpr uint16_t kEthTypeVlan = 0x8100;
 inline constexpr uint16_t kEthTypeMacControl = 0x8808;
-inline constexpr uint16_t kMacControlPause = 0x0001;	// 802.3x
-inline constexpr uint16_t kMacControlPfc = 0x0101;	// 802.1Qbb
+inline constexpr uint16_t kMacControlPause = 0x0001; // 802.3x
+inline constexpr uint16_t kMacControlPfc = 0x0101;   // 802.1Qbb
 inline constexpr uint16_t kRoceV2Port = 4791;
 inline constexpr uint8_t kIpProtoUdp = 17;
 
 inline constexpr size_t kEthHeaderBytes = 14;
-inline constexpr size_t kMinFrameBytes = 60;	// without FCS
+inline constexpr size_t kMinFrameBytes = 60; // without FCS
 inline constexpr size_t kPfcFrameBytes = 60;
 inline constexpr size_t kBthBytes = 12;
 // Larger frames are rejected: the fabric carries at most jumbo frames, never
@@ -52,16 +53,16 @@ enum class Ecn : uint8_t { kNotEct = 0, kEct1 = 1, kEct0 = 2, kCe = 3 };
 
 enum class ParseStatus {
 	kOk,
-	kTooShort,		// shorter than an Ethernet (or tagged) header
-	kTooLong,		// longer than kMaxFrameBytes
-	kMacControlTruncated,	// 0x8808 frame too short for its opcode
-	kIpTruncated,		// IP header runs past the frame
-	kIpBadVersion,		// version nibble disagrees with the EtherType
-	kIpBadHeaderLength,	// IPv4 IHL < 5
-	kIpBadTotalLength,	// IP length field inconsistent with the frame
-	kUdpTruncated,		// UDP header runs past the IP payload
-	kUdpBadLength,		// UDP length < 8 or past the IP payload
-	kBthTruncated,		// UDP 4791 payload shorter than a BTH
+	kTooShort,            // shorter than an Ethernet (or tagged) header
+	kTooLong,             // longer than kMaxFrameBytes
+	kMacControlTruncated, // 0x8808 frame too short for its opcode
+	kIpTruncated,         // IP header runs past the frame
+	kIpBadVersion,        // version nibble disagrees with the EtherType
+	kIpBadHeaderLength,   // IPv4 IHL < 5
+	kIpBadTotalLength,    // IP length field inconsistent with the frame
+	kUdpTruncated,        // UDP header runs past the IP payload
+	kUdpBadLength,        // UDP length < 8 or past the IP payload
+	kBthTruncated,        // UDP 4791 payload shorter than a BTH
 };
 
 const char *to_string(ParseStatus s);
@@ -83,12 +84,12 @@ struct IpAddr {
 struct FrameInfo {
 	Mac dst{};
 	Mac src{};
-	uint16_t ethertype = 0;		// after the 802.1Q tag, if any
+	uint16_t ethertype = 0; // after the 802.1Q tag, if any
 	bool vlan = false;
-	uint8_t pcp = 0;		// 802.1p priority of the tag
+	uint8_t pcp = 0; // 802.1p priority of the tag
 	uint16_t vid = 0;
 
-	bool mac_control = false;	// untagged EtherType 0x8808
+	bool mac_control = false; // untagged EtherType 0x8808
 	uint16_t mac_control_opcode = 0;
 
 	size_t l3_offset = 0;
@@ -96,16 +97,16 @@ struct FrameInfo {
 	bool ipv6 = false;
 	uint8_t dscp = 0;
 	Ecn ecn = Ecn::kNotEct;
-	uint8_t ip_proto = 0;		// IPv6: the next header after the fixed header
+	uint8_t ip_proto = 0; // IPv6: the next header after the fixed header
 	IpAddr src_ip;
 	IpAddr dst_ip;
 
-	size_t l4_offset = 0;		// only for unfragmented UDP
+	size_t l4_offset = 0; // only for unfragmented UDP
 	bool udp = false;
 	uint16_t sport = 0;
 	uint16_t dport = 0;
 
-	bool roce = false;		// UDP dport 4791 with a complete BTH
+	bool roce = false; // UDP dport 4791 with a complete BTH
 	size_t bth_offset = 0;
 	uint8_t bth_opcode = 0;
 
@@ -125,13 +126,14 @@ uint16_t checksum_update16(uint16_t hc, uint16_t old_word, uint16_t new_word);
 
 // A frame and its parsed metadata.  The bytes are only changed through the
 // methods below, which keep the metadata and the IPv4 checksum in step.
-class Packet {
+class Packet
+{
 public:
 	Packet() = default;
 
 	// Takes ownership of bytes; nullopt (and *status) if malformed.
 	static std::optional<Packet> parse(std::vector<uint8_t> bytes,
-					   ParseStatus *status = nullptr);
+	                                   ParseStatus *status = nullptr);
 
 	const std::vector<uint8_t> &bytes() const { return bytes_; }
 	size_t size() const { return bytes_.size(); }
@@ -160,7 +162,7 @@ private:
 // An 802.1Qbb PFC frame (60 bytes, no FCS): bit n of enable_mask enables
 // priority n, times[n] is its pause time in quanta (0 = XON).
 std::vector<uint8_t> build_pfc_frame(const Mac &src, uint8_t enable_mask,
-				     const std::array<uint16_t, kNumPriorities> &times);
+                                     const std::array<uint16_t, kNumPriorities> &times);
 
 // The content of a received PAUSE or PFC frame.  A legacy 802.3x PAUSE is
 // reported as enabling all eight priorities with the same time.
@@ -176,7 +178,7 @@ std::optional<PauseRequest> parse_pause(const Packet &p);
 // True for the reserved link-local group 01:80:C2:00:00:00..0F, which
 // bridges never forward.
 bool is_link_local(const Mac &m);
-bool is_multicast(const Mac &m);	// includes broadcast
+bool is_multicast(const Mac &m); // includes broadcast
 
 std::string mac_to_string(const Mac &m);
 std::optional<Mac> parse_mac(const std::string &s);

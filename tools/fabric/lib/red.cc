@@ -3,7 +3,8 @@
 // RED/ECN marking; see red.h.
 #include "red.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 uint32_t red_probability_q16(uint64_t queue_bytes, const RedParams &p)
 {
@@ -13,7 +14,7 @@ uint32_t red_probability_q16(uint64_t queue_bytes, const RedParams &p)
 		return kQ16One;
 	// pmax_q16 <= 2^16 and q - kmin < 2^40: the product fits in 64 bits.
 	return static_cast<uint32_t>(uint64_t{p.pmax_q16} * (queue_bytes - p.kmin) /
-				     (p.kmax - p.kmin));
+	                             (p.kmax - p.kmin));
 }
 
 RedMarker::RedMarker(const SwitchConfig &cfg)

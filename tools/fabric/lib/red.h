@@ -25,12 +25,14 @@
 #include "feature.h"
 #include "switch_config.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 uint32_t red_probability_q16(uint64_t queue_bytes, const RedParams &p);
 
 // The marker as a pipeline feature, configured per (port, priority).
-class RedMarker : public Feature {
+class RedMarker : public Feature
+{
 public:
 	explicit RedMarker(const SwitchConfig &cfg);
 

@@ -7,9 +7,11 @@
 
 #include <cstdint>
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
-class Rng {
+class Rng
+{
 public:
 	virtual ~Rng() = default;
 	virtual uint32_t next_u32() = 0;
@@ -20,7 +22,8 @@ public:
 
 // SplitMix64 (Steele, Lea, Flood 2014): tiny, and well mixed even for
 // consecutive seeds, which is how the fabric seeds its switches.
-class SplitMix64 : public Rng {
+class SplitMix64 : public Rng
+{
 public:
 	explicit SplitMix64(uint64_t seed) : state_(seed) {}
 

@@ -8,7 +8,8 @@
 #include <set>
 #include <utility>
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 std::array<uint8_t, 64> SwitchConfig::default_dscp_map()
 {
@@ -41,7 +42,8 @@ uint64_t reserved_headroom(const SwitchConfig &c)
 	return sum;
 }
 
-namespace {
+namespace
+{
 
 std::string validate_port(const PortConfig &p)
 {
@@ -134,7 +136,8 @@ std::string validate(const Topology &t)
 			return "link between ports that do not exist";
 		if (l.sw_a == l.sw_b && l.port_a == l.port_b)
 			return "link from a port to itself";
-		if (!used.insert({l.sw_a, l.port_a}).second || !used.insert({l.sw_b, l.port_b}).second)
+		if (!used.insert({l.sw_a, l.port_a}).second ||
+		    !used.insert({l.sw_b, l.port_b}).second)
 			return "port in more than one link";
 	}
 	return "";

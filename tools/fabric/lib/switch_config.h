@@ -14,7 +14,8 @@
 
 #include "packet.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 // Q16 fixed point: 65536 = 1.0.
 inline constexpr uint32_t kQ16One = 65536;
@@ -28,31 +29,31 @@ enum class MarkPoint { kDequeue, kEnqueue };
 // RED/ECN marking of one egress queue (port, priority).
 struct RedParams {
 	bool enabled = false;
-	uint64_t kmin = 0;		// bytes
-	uint64_t kmax = 0;		// bytes, > kmin
-	uint32_t pmax_q16 = 0;		// floor(Pmax * 65536), <= 65536
+	uint64_t kmin = 0;     // bytes
+	uint64_t kmax = 0;     // bytes, > kmin
+	uint32_t pmax_q16 = 0; // floor(Pmax * 65536), <= 65536
 	MarkPoint point = MarkPoint::kDequeue;
 };
 
 // PFC of one ingress (port, priority).  Lossless when enabled.
 struct PfcParams {
 	bool enabled = false;
-	uint64_t xoff = 0;		// send XOFF when the ingress counter reaches it
-	uint64_t xon = 0;		// send XON when it falls to it (< xoff)
-	uint64_t headroom = 0;		// reserved beyond xoff for in-flight bytes
+	uint64_t xoff = 0;     // send XOFF when the ingress counter reaches it
+	uint64_t xon = 0;      // send XON when it falls to it (< xoff)
+	uint64_t headroom = 0; // reserved beyond xoff for in-flight bytes
 };
 
 struct PortConfig {
 	std::string name;
 	uint64_t rate_bps = 0;
-	Time delay_ns = 0;		// propagation delay of the outgoing direction
+	Time delay_ns = 0; // propagation delay of the outgoing direction
 	// Bytes added to every frame for serialisation: FCS 4 + preamble and
 	// SFD 8 + inter-frame gap 12.  Frames are first padded to 60 bytes.
 	uint32_t overhead_bytes = 24;
-	Mac mac{};			// source address of PFC frames sent here
-	bool flood = true;		// receives broadcast/multicast/unknown frames
-	uint16_t pause_quanta = 0xffff;	// time carried by XOFF frames sent here
-	std::string attach;		// opaque, for the process that moves frames
+	Mac mac{};                      // source address of PFC frames sent here
+	bool flood = true;              // receives broadcast/multicast/unknown frames
+	uint16_t pause_quanta = 0xffff; // time carried by XOFF frames sent here
+	std::string attach;             // opaque, for the process that moves frames
 	std::array<RedParams, kNumPriorities> red{};
 	std::array<PfcParams, kNumPriorities> pfc{};
 };
@@ -70,14 +71,14 @@ struct MacRoute {
 
 struct SwitchConfig {
 	std::string name;
-	uint64_t buffer_bytes = 0;	// shared buffer of the whole switch
+	uint64_t buffer_bytes = 0; // shared buffer of the whole switch
 	// Dynamic threshold of lossy egress queues: a queue may grow while
 	// its bytes are below alpha * free shared buffer.
 	uint32_t alpha_q16 = kQ16One;
 	std::array<uint8_t, 64> dscp_to_prio = default_dscp_map();
-	uint8_t strict_mask = 0xc0;	// priorities served by strict priority
+	uint8_t strict_mask = 0xc0; // priorities served by strict priority
 	std::array<uint32_t, kNumPriorities> quantum = {1500, 1500, 1500, 1500,
-							1500, 1500, 1500, 1500};
+	                                                1500, 1500, 1500, 1500};
 	std::vector<PortConfig> ports;
 	std::vector<IpRoute> routes;
 	std::vector<MacRoute> macs;
@@ -103,8 +104,8 @@ struct Topology {
 
 // Limits checked by validate().
 inline constexpr uint64_t kMinRateBps = 1000;
-inline constexpr uint64_t kMaxRateBps = 2000000000000ull;	// 2 Tbit/s
-inline constexpr Time kMaxDelayNs = 10000000000ull;		// 10 s
+inline constexpr uint64_t kMaxRateBps = 2000000000000ull; // 2 Tbit/s
+inline constexpr Time kMaxDelayNs = 10000000000ull;       // 10 s
 inline constexpr uint64_t kMaxBufferBytes = 1ull << 40;
 inline constexpr uint32_t kMaxAlphaQ16 = 64 * kQ16One;
 inline constexpr uint32_t kMinQuantum = 64;

@@ -9,9 +9,11 @@
 
 #include "red.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
-namespace {
+namespace
+{
 
 size_t u(int i)
 {
@@ -29,13 +31,13 @@ const SwitchConfig &checked(const SwitchConfig &cfg)
 } // namespace
 
 Switch::Switch(const SwitchConfig &cfg, uint64_t seed)
-	: Switch(cfg, std::make_unique<SplitMix64>(seed))
+    : Switch(cfg, std::make_unique<SplitMix64>(seed))
 {
 }
 
 Switch::Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng)
-	: cfg_(checked(cfg)), rng_(std::move(rng)),
-	  buffer_(cfg.buffer_bytes, reserved_headroom(cfg), cfg.alpha_q16)
+    : cfg_(checked(cfg)), rng_(std::move(rng)),
+      buffer_(cfg.buffer_bytes, reserved_headroom(cfg), cfg.alpha_q16)
 {
 	ports_.reserve(cfg_.ports.size());
 	for (const PortConfig &pc : cfg_.ports)
@@ -183,7 +185,8 @@ void Switch::start_transmission(int e, Time t)
 	} else {
 		int prio = *sel;
 		QueuedPacket qp = pt.egress.pop(prio);
-		IngressAccount *acct = qp.ingress >= 0 ? &port(qp.ingress).ingress[u(prio)] : nullptr;
+		IngressAccount *acct =
+			qp.ingress >= 0 ? &port(qp.ingress).ingress[u(prio)] : nullptr;
 		buffer_.release(acct, qp.charged);
 		if (qp.lossless && port(qp.ingress).pfc[u(prio)].xoff &&
 		    pfc_xon_due(*acct, pfc_params(qp.ingress, prio)))
@@ -298,7 +301,7 @@ void Switch::enqueue(int in, int e, int prio, Packet pkt, Time now)
 	bool lossless = in >= 0 && pfc_params(in, prio).enabled;
 	DropReason why = DropReason::kHeadroom;
 	Admit a = lossless ? buffer_.admit_lossless(*acct, pfc_params(in, prio), len)
-			   : buffer_.admit_lossy(acct, out.egress.queue_bytes(prio), len, &why);
+	                   : buffer_.admit_lossy(acct, out.egress.queue_bytes(prio), len, &why);
 	if (a == Admit::kDropped) {
 		count_drop(why == DropReason::kHeadroom ? in : e, prio, why);
 		return;
@@ -324,7 +327,8 @@ void Switch::drain_emitted(Time now)
 		for (EmittedFrame &ef : batch) {
 			if (ef.port >= 0) {
 				if (ef.port < num_ports())
-					port(ef.port).egress.enqueue_control(std::move(ef.frame), now);
+					port(ef.port).egress.enqueue_control(std::move(ef.frame),
+					                                     now);
 				continue;
 			}
 			auto pkt = Packet::parse(std::move(ef.frame));
@@ -346,7 +350,7 @@ void Switch::send_pfc(int i, int prio, bool xoff, Time now)
 	std::array<uint16_t, kNumPriorities> times{};
 	times[u(prio)] = xoff ? pc.pause_quanta : 0;
 	pt.egress.enqueue_control(build_pfc_frame(pc.mac, static_cast<uint8_t>(1u << prio), times),
-				  now);
+	                          now);
 	PfcState &s = pt.pfc[u(prio)];
 	s.xoff = xoff;
 	if (xoff) {

@@ -40,14 +40,15 @@
 #include "rng.h"
 #include "switch_config.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 struct Transmission {
 	int port = -1;
-	int priority = -1;	// -1: a MAC control frame (PFC) or emit_control()
-	Time start_ns = 0;	// first bit leaves
-	Time end_ns = 0;	// last bit leaves (floor, see LinkSerializer)
-	Time arrive_ns = 0;	// last bit reaches the far end: end + delay
+	int priority = -1;  // -1: a MAC control frame (PFC) or emit_control()
+	Time start_ns = 0;  // first bit leaves
+	Time end_ns = 0;    // last bit leaves (floor, see LinkSerializer)
+	Time arrive_ns = 0; // last bit reaches the far end: end + delay
 	std::vector<uint8_t> frame;
 };
 
@@ -56,21 +57,21 @@ struct Transmission {
 // ingress port (priority 0 when it is unknown), buffer_full and
 // dynamic_threshold against the egress queue.
 struct QueueCounters : FeatureCounters {
-	uint64_t tx_packets = 0;	// from this egress queue
+	uint64_t tx_packets = 0; // from this egress queue
 	uint64_t tx_bytes = 0;
 	uint64_t max_queue_bytes = 0;
-	uint64_t xoff_sent = 0;		// PFC frames sent out of this port for
-	uint64_t xon_sent = 0;		// this priority (it is their ingress)
-	uint64_t pause_rx = 0;		// received: enable bit set, time > 0
-	uint64_t resume_rx = 0;		// received: enable bit set, time 0
+	uint64_t xoff_sent = 0; // PFC frames sent out of this port for
+	uint64_t xon_sent = 0;  // this priority (it is their ingress)
+	uint64_t pause_rx = 0;  // received: enable bit set, time > 0
+	uint64_t resume_rx = 0; // received: enable bit set, time 0
 	std::array<uint64_t, kNumDropReasons> drops{};
 };
 
 struct PortCounters {
 	uint64_t rx_frames = 0;
 	uint64_t rx_bytes = 0;
-	uint64_t mac_control_rx = 0;	// consumed MAC control frames
-	uint64_t tx_frames = 0;		// every frame, PFC included
+	uint64_t mac_control_rx = 0; // consumed MAC control frames
+	uint64_t tx_frames = 0;      // every frame, PFC included
 	uint64_t tx_bytes = 0;
 	uint64_t tx_control_frames = 0;
 };
@@ -82,15 +83,16 @@ struct QueueStatus {
 	size_t packets = 0;
 	bool paused = false;
 	Time paused_until = 0;
-	Time paused_ns = 0;		// total paused time up to now
+	Time paused_ns = 0; // total paused time up to now
 	// Ingress account of the same (port, priority), for PFC.
 	uint64_t ingress_bytes = 0;
 	uint64_t ingress_headroom_bytes = 0;
-	bool xoff = false;		// XOFF in force toward the upstream
+	bool xoff = false; // XOFF in force toward the upstream
 	QueueCounters counters;
 };
 
-class Switch {
+class Switch
+{
 public:
 	// Throws std::invalid_argument if validate(cfg) fails.
 	explicit Switch(const SwitchConfig &cfg, uint64_t seed = 1);
@@ -125,7 +127,7 @@ private:
 	};
 	struct Port {
 		explicit Port(const PortConfig &cfg, const SwitchConfig &sc)
-			: egress(cfg, sc.strict_mask, sc.quantum)
+		    : egress(cfg, sc.strict_mask, sc.quantum)
 		{
 		}
 		EgressPort egress;

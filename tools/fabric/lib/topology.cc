@@ -13,7 +13,8 @@
 #include <utility>
 #include <vector>
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 std::string TopologyError::to_string() const
 {
@@ -22,7 +23,8 @@ std::string TopologyError::to_string() const
 	return "line " + std::to_string(line) + ": " + message;
 }
 
-namespace {
+namespace
+{
 
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
 
@@ -97,7 +99,8 @@ std::optional<uint32_t> parse_fraction_q16(std::string_view s)
 	return static_cast<uint32_t>(v);
 }
 
-namespace {
+namespace
+{
 
 struct Failure {
 	std::string message;
@@ -113,8 +116,8 @@ bool valid_name(std::string_view s)
 	if (s.empty() || s.size() > 64)
 		return false;
 	for (char c : s) {
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			  c == '_' || c == '-' || c == '.';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 		if (!ok)
 			return false;
 	}
@@ -143,7 +146,8 @@ int parse_prio(const std::string &s)
 }
 
 // The key=value attributes after the positional words of a line.
-class Attrs {
+class Attrs
+{
 public:
 	Attrs(const std::vector<std::string> &words, size_t first, std::set<std::string> allowed)
 	{
@@ -204,7 +208,8 @@ public:
 	{
 		auto v = parse_uint(get(key));
 		if (!v || *v > max)
-			fail("bad number " + key + "='" + get(key) + "' (0.." + std::to_string(max) + ")");
+			fail("bad number " + key + "='" + get(key) + "' (0.." +
+			     std::to_string(max) + ")");
 		return *v;
 	}
 	bool boolean(const std::string &key) const
@@ -234,7 +239,8 @@ private:
 	std::map<std::string, std::string> kv_;
 };
 
-class Parser {
+class Parser
+{
 public:
 	Topology topo;
 
@@ -258,10 +264,11 @@ public:
 		else if (d == "pfc")
 			pfc(w);
 		else
-			fail("unknown directive '" + d + "' (seed, switch, port, link, route, mac, ecn, pfc)");
+			fail("unknown directive '" + d +
+			     "' (seed, switch, port, link, route, mac, ecn, pfc)");
 	}
 
-	std::vector<int> switch_line;	// declaration line of each switch
+	std::vector<int> switch_line; // declaration line of each switch
 
 	int line_no = 0;
 
@@ -329,8 +336,9 @@ private:
 
 	void declare_switch(const std::vector<std::string> &w)
 	{
-		want_words(w, 2, "switch NAME buffer=SIZE [alpha=F] [dscp=D:P,..] [strict=P,..] "
-				 "[quantum=BYTES|P:BYTES,..]");
+		want_words(w, 2,
+		           "switch NAME buffer=SIZE [alpha=F] [dscp=D:P,..] [strict=P,..] "
+		           "[quantum=BYTES|P:BYTES,..]");
 		if (!valid_name(w[1]))
 			fail("bad switch name '" + w[1] + "'");
 		if (topo.find_switch(w[1]) >= 0)
@@ -359,7 +367,8 @@ private:
 			c.strict_mask = 0;
 			if (a.get("strict") != "none")
 				for (int p : a.priorities("strict"))
-					c.strict_mask = static_cast<uint8_t>(c.strict_mask | (1u << p));
+					c.strict_mask =
+						static_cast<uint8_t>(c.strict_mask | (1u << p));
 		}
 		if (a.has("quantum"))
 			quantum(c, a.get("quantum"));
@@ -401,8 +410,12 @@ private:
 		// Locally administered: 02:fb:<switch>:<port>, 16 bits each.
 		auto pi = s.ports.size();
 		auto si = static_cast<size_t>(sw_index);
-		p.mac = {0x02, 0xfb, static_cast<uint8_t>(si >> 8), static_cast<uint8_t>(si & 0xff),
-			 static_cast<uint8_t>(pi >> 8), static_cast<uint8_t>(pi & 0xff)};
+		p.mac = {0x02,
+		         0xfb,
+		         static_cast<uint8_t>(si >> 8),
+		         static_cast<uint8_t>(si & 0xff),
+		         static_cast<uint8_t>(pi >> 8),
+		         static_cast<uint8_t>(pi & 0xff)};
 		s.ports.push_back(p);
 		return s.ports.back();
 	}
@@ -428,11 +441,13 @@ private:
 
 	void declare_port(const std::vector<std::string> &w)
 	{
-		want_words(w, 2, "port SWITCH:PORT rate=RATE delay=TIME [overhead=N] [mac=MAC] "
-				 "[flood=yes|no] [pause_quanta=N] [attach=STRING]");
+		want_words(w, 2,
+		           "port SWITCH:PORT rate=RATE delay=TIME [overhead=N] [mac=MAC] "
+		           "[flood=yes|no] [pause_quanta=N] [attach=STRING]");
 		auto [swn, pn] = endpoint(w[1]);
 		SwitchConfig &s = sw(swn);
-		Attrs a(w, 2, {"rate", "delay", "overhead", "mac", "flood", "pause_quanta", "attach"});
+		Attrs a(w, 2,
+		        {"rate", "delay", "overhead", "mac", "flood", "pause_quanta", "attach"});
 		PortConfig &p = add_port(s, topo.find_switch(swn), pn);
 		link_attrs(p, a);
 		if (a.has("mac")) {
@@ -447,8 +462,9 @@ private:
 
 	void declare_link(const std::vector<std::string> &w)
 	{
-		want_words(w, 3, "link SWITCH:PORT SWITCH:PORT rate=RATE delay=TIME [overhead=N] "
-				 "[flood=yes|no] [pause_quanta=N]");
+		want_words(w, 3,
+		           "link SWITCH:PORT SWITCH:PORT rate=RATE delay=TIME [overhead=N] "
+		           "[flood=yes|no] [pause_quanta=N]");
 		auto [sa, pa] = endpoint(w[1]);
 		auto [sb, pb] = endpoint(w[2]);
 		if (sa == sb && pa == pb)
@@ -502,7 +518,8 @@ private:
 
 	void ecn(const std::vector<std::string> &w)
 	{
-		want_words(w, 2, "ecn TARGET prio=LIST kmin=SIZE kmax=SIZE pmax=F [at=dequeue|enqueue]");
+		want_words(w, 2,
+		           "ecn TARGET prio=LIST kmin=SIZE kmax=SIZE pmax=F [at=dequeue|enqueue]");
 		Attrs a(w, 2, {"prio", "kmin", "kmax", "pmax", "at"});
 		RedParams r;
 		r.enabled = true;
@@ -524,7 +541,8 @@ private:
 		std::vector<int> prios = a.priorities("prio");
 		for (auto [si, pi] : targets(w[1]))
 			for (int prio : prios)
-				topo.switches[static_cast<size_t>(si)].ports[static_cast<size_t>(pi)]
+				topo.switches[static_cast<size_t>(si)]
+					.ports[static_cast<size_t>(pi)]
 					.red[static_cast<size_t>(prio)] = r;
 	}
 
@@ -660,8 +678,8 @@ TopologyResult parse_topology(std::string_view text)
 		while (pos <= text.size()) {
 			size_t nl = text.find('\n', pos);
 			std::string_view line = text.substr(pos, nl == std::string_view::npos
-								       ? std::string_view::npos
-								       : nl - pos);
+			                                                 ? std::string_view::npos
+			                                                 : nl - pos);
 			parser.line_no++;
 			std::vector<std::string> w = words_of(line);
 			if (!w.empty())

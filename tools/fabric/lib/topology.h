@@ -14,24 +14,25 @@
 
 #include "switch_config.h"
 
-namespace rxecc::fabric {
+namespace rxecc::fabric
+{
 
 struct TopologyError {
-	int line = 0;		// 1-based; 0 when not tied to a line
+	int line = 0; // 1-based; 0 when not tied to a line
 	std::string message;
-	std::string to_string() const;	// "line N: message"
+	std::string to_string() const; // "line N: message"
 };
 
 struct TopologyResult {
 	std::optional<Topology> topology;
-	TopologyError error;	// meaningful when topology is empty
+	TopologyError error; // meaningful when topology is empty
 	explicit operator bool() const { return topology.has_value(); }
 };
 
 TopologyResult parse_topology(std::string_view text);
 
 // Sizes, rates and times are rxecc::units (units.h); nullopt if malformed.
-std::optional<uint32_t> parse_fraction_q16(std::string_view s);	// 0.2, 1/8 -> floor(x*65536)
+std::optional<uint32_t> parse_fraction_q16(std::string_view s); // 0.2, 1/8 -> floor(x*65536)
 
 } // namespace rxecc::fabric
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "args.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 std::optional<uint64_t> parse_uint(std::string_view s, uint64_t max)
 {
@@ -27,9 +28,9 @@ std::optional<uint8_t> parse_prio_list(std::string_view s)
 	size_t pos = 0;
 	while (true) {
 		size_t comma = s.find(',', pos);
-		std::string_view item = s.substr(pos, comma == std::string_view::npos
-							      ? std::string_view::npos
-							      : comma - pos);
+		std::string_view item =
+			s.substr(pos, comma == std::string_view::npos ? std::string_view::npos
+		                                                      : comma - pos);
 		auto p = parse_uint(item, 7);
 		if (!p)
 			return std::nullopt;

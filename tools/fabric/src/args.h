@@ -14,7 +14,8 @@
 #include <utility>
 #include <vector>
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 // Decimal, no sign, at most max.
 std::optional<uint64_t> parse_uint(std::string_view s, uint64_t max);
@@ -29,10 +30,11 @@ std::optional<uint8_t> parse_prio_list(std::string_view s);
 //   OptionCursor c(args, 1, "run");
 //   while (c.next())
 //           if (c.name() == "--sample" && !c.value(err)) return false; ...
-class OptionCursor {
+class OptionCursor
+{
 public:
 	OptionCursor(const std::vector<std::string> &args, size_t first, std::string cmd)
-		: args_(args), next_(first), cmd_(std::move(cmd))
+	    : args_(args), next_(first), cmd_(std::move(cmd))
 	{
 	}
 

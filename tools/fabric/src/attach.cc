@@ -9,9 +9,11 @@
 #include "args.h"
 #include "netif.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-namespace {
+namespace
+{
 
 // Takes "HOST:PORT" from the front of s (pos advances past it and the
 // following ':' if any).
@@ -78,7 +80,7 @@ bool valid_socket_path(const std::string &p)
 bool parse_unix_dgram(const std::string &s, AttachSpec &a, std::string &err)
 {
 	const std::string rule = " (two absolute paths of 1.." + std::to_string(kMaxUnixPath) +
-				 " bytes, file names without ':')";
+	                         " bytes, file names without ':')";
 	size_t colon = s.find(':', 6);
 	if (colon == std::string::npos) {
 		err = "missing remote path in '" + s + "'" + rule;
@@ -167,8 +169,8 @@ bool parse_attach_spec(const std::string &s, AttachSpec &out, std::string &err)
 		a.kind = AttachKind::kStream;
 		a.path = s.substr(7);
 		if (!valid_socket_path(a.path)) {
-			err = "bad socket path in '" + s + "' (1.." +
-			      std::to_string(kMaxUnixPath) + " bytes, a file name)";
+			err = "bad socket path in '" + s + "' (1.." + std::to_string(kMaxUnixPath) +
+			      " bytes, a file name)";
 			return false;
 		}
 	} else {
@@ -180,8 +182,7 @@ bool parse_attach_spec(const std::string &s, AttachSpec &out, std::string &err)
 }
 
 bool resolve_attachments(const Topology &topo, const std::vector<AttachArg> &args,
-			 bool check_interfaces, std::vector<PortAttachment> &out,
-			 std::string &err)
+                         bool check_interfaces, std::vector<PortAttachment> &out, std::string &err)
 {
 	std::vector<std::string> errors;
 	std::set<std::pair<int, int>> internal;
@@ -210,12 +211,13 @@ bool resolve_attachments(const Topology &topo, const std::vector<AttachArg> &arg
 		int p = topo.switches[static_cast<size_t>(s)].find_port(a.port);
 		if (p < 0) {
 			errors.push_back("-a " + name + ": switch " + a.sw + " has no port '" +
-					 a.port + "'");
+			                 a.port + "'");
 			continue;
 		}
 		auto key = std::make_pair(s, p);
 		if (internal.count(key)) {
-			errors.push_back("-a " + name + ": an internal link end cannot be attached");
+			errors.push_back("-a " + name +
+			                 ": an internal link end cannot be attached");
 			continue;
 		}
 		if (!given.insert(key).second) {
@@ -225,7 +227,7 @@ bool resolve_attachments(const Topology &topo, const std::vector<AttachArg> &arg
 		chosen[key] = {a.spec, "-a"};
 	}
 	std::vector<PortAttachment> res;
-	std::map<std::string, std::string> owner;	// resource -> port name
+	std::map<std::string, std::string> owner; // resource -> port name
 	for (size_t s = 0; s < topo.switches.size(); s++) {
 		const auto &sc = topo.switches[s];
 		for (size_t p = 0; p < sc.ports.size(); p++) {
@@ -235,9 +237,8 @@ bool resolve_attachments(const Topology &topo, const std::vector<AttachArg> &arg
 			std::string name = sc.name + ":" + sc.ports[p].name;
 			auto it = chosen.find(key);
 			if (it == chosen.end()) {
-				errors.push_back("port " + name +
-						 " is not attached (use -a " + name +
-						 "=SPEC or attach= in the topology)");
+				errors.push_back("port " + name + " is not attached (use -a " +
+				                 name + "=SPEC or attach= in the topology)");
 				continue;
 			}
 			PortAttachment pa;
@@ -246,13 +247,14 @@ bool resolve_attachments(const Topology &topo, const std::vector<AttachArg> &arg
 			pa.name = name;
 			std::string e;
 			if (!parse_attach_spec(it->second.first, pa.spec, e)) {
-				errors.push_back("port " + name + " (" + it->second.second + "): " + e);
+				errors.push_back("port " + name + " (" + it->second.second +
+				                 "): " + e);
 				continue;
 			}
 			auto [o, fresh] = owner.emplace(pa.spec.resource(), name);
 			if (!fresh) {
 				errors.push_back("port " + name + ": " + pa.spec.resource() +
-						 " is already attached to port " + o->second);
+				                 " is already attached to port " + o->second);
 				continue;
 			}
 			if (check_interfaces && pa.spec.kind == AttachKind::kIf &&

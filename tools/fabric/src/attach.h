@@ -26,13 +26,14 @@
 #include "cli.h"
 #include "switch_config.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 struct InetAddr {
 	bool v6 = false;
-	std::array<uint8_t, 16> addr{};	// IPv4 in the first 4 bytes
+	std::array<uint8_t, 16> addr{}; // IPv4 in the first 4 bytes
 	uint16_t port = 0;
-	std::string to_string() const;	// 127.0.0.1:5000, [::1]:5000
+	std::string to_string() const; // 127.0.0.1:5000, [::1]:5000
 	bool operator==(const InetAddr &o) const
 	{
 		return v6 == o.v6 && addr == o.addr && port == o.port;
@@ -45,11 +46,11 @@ inline constexpr size_t kMaxUnixPath = 107;
 
 struct AttachSpec {
 	AttachKind kind = AttachKind::kIf;
-	std::string ifname;		// if:
-	InetAddr local, remote;		// dgram: (UDP)
-	std::string path;		// stream:, dgram: (unix, local)
-	std::string remote_path;	// dgram: (unix)
-	std::string text;		// as written
+	std::string ifname;      // if:
+	InetAddr local, remote;  // dgram: (UDP)
+	std::string path;        // stream:, dgram: (unix, local)
+	std::string remote_path; // dgram: (unix)
+	std::string text;        // as written
 	// The resource the port owns, for duplicate detection.
 	std::string resource() const;
 };
@@ -60,7 +61,7 @@ bool parse_attach_spec(const std::string &s, AttachSpec &out, std::string &err);
 struct PortAttachment {
 	int sw = -1;
 	int port = -1;
-	std::string name;	// SW:PORT
+	std::string name; // SW:PORT
 	AttachSpec spec;
 };
 
@@ -70,8 +71,7 @@ struct PortAttachment {
 // ports on one resource, unattached ports, and (if check_interfaces)
 // interfaces that do not exist.
 bool resolve_attachments(const Topology &topo, const std::vector<AttachArg> &args,
-			 bool check_interfaces, std::vector<PortAttachment> &out,
-			 std::string &err);
+                         bool check_interfaces, std::vector<PortAttachment> &out, std::string &err);
 
 } // namespace rxecc::fabric::proc
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "checksum.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-namespace {
+namespace
+{
 
 constexpr uint16_t kTypeIpv4 = 0x0800;
 constexpr uint16_t kTypeIpv6 = 0x86dd;
@@ -43,19 +45,18 @@ L4Checksum complete_l4_checksum(uint8_t *frame, size_t len)
 		return L4Checksum::kUnsupported;
 	size_t off = 12;
 	uint16_t type = be16(frame + off);
-	for (size_t tags = 0; (type == kTypeVlan || type == kTypeQinQ) && tags < kMaxTags;
-	     tags++) {
+	for (size_t tags = 0; (type == kTypeVlan || type == kTypeQinQ) && tags < kMaxTags; tags++) {
 		off += 4;
 		if (off + 2 > len)
 			return L4Checksum::kUnsupported;
 		type = be16(frame + off);
 	}
-	off += 2;	// the IP header
+	off += 2; // the IP header
 	uint8_t *ip = frame + off;
 	size_t avail = len - off;
-	uint64_t sum = 0;	// the pseudo header, without the L4 length
+	uint64_t sum = 0; // the pseudo header, without the L4 length
 	uint8_t proto = 0;
-	size_t l4_off = 0, l4_len = 0;	// within ip
+	size_t l4_off = 0, l4_len = 0; // within ip
 	if (type == kTypeIpv4) {
 		if (avail < 20 || ip[0] >> 4 != 4)
 			return L4Checksum::kUnsupported;
@@ -74,7 +75,7 @@ L4Checksum complete_l4_checksum(uint8_t *frame, size_t len)
 		if (avail < 40 || ip[0] >> 4 != 6)
 			return L4Checksum::kUnsupported;
 		size_t payload = be16(ip + 4);
-		if (payload == 0 || payload > avail - 40)	// 0: jumbogram
+		if (payload == 0 || payload > avail - 40) // 0: jumbogram
 			return L4Checksum::kUnsupported;
 		proto = ip[6];
 		sum = ones_sum(ip + 8, 32, 0);
@@ -102,7 +103,7 @@ L4Checksum complete_l4_checksum(uint8_t *frame, size_t len)
 		return L4Checksum::kUnsupported;
 	}
 	sum += proto;
-	sum += l4_len;	// < 65536 in both families
+	sum += l4_len; // < 65536 in both families
 	sum = ones_sum(l4, field, sum);
 	sum = ones_sum(l4 + field + 2, l4_len - field - 2, sum);
 	auto csum = static_cast<uint16_t>(~ones_fold(sum));

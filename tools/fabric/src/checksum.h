@@ -20,11 +20,12 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 enum class L4Checksum {
-	kCompleted,	// the TCP or UDP checksum field now holds the checksum
-	kUnsupported,	// not a frame this completes; left unchanged
+	kCompleted,   // the TCP or UDP checksum field now holds the checksum
+	kUnsupported, // not a frame this completes; left unchanged
 };
 
 // frame: an Ethernet frame without FCS, len its length (trailing padding

@@ -5,9 +5,11 @@
 #include "topology.h"
 #include "units.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-namespace {
+namespace
+{
 
 bool valid_name(const std::string &s)
 {
@@ -15,7 +17,7 @@ bool valid_name(const std::string &s)
 		return false;
 	for (char c : s) {
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+		          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 		if (!ok)
 			return false;
 	}
@@ -23,8 +25,7 @@ bool valid_name(const std::string &s)
 }
 
 // Options of run and check.
-bool parse_run(const std::vector<std::string> &args, bool check, RunOptions &o,
-	       std::string &err)
+bool parse_run(const std::vector<std::string> &args, bool check, RunOptions &o, std::string &err)
 {
 	const std::string cmd = check ? "check" : "run";
 	bool have_topology = false;
@@ -79,7 +80,8 @@ bool parse_run(const std::vector<std::string> &args, bool check, RunOptions &o,
 				return false;
 			}
 			if (*t < kMinSampleNs || *t > kMaxDelayNs) {
-				err = "run: bad --sample '" + val + "' (a time from 10us to 10s, e.g. 1ms)";
+				err = "run: bad --sample '" + val +
+				      "' (a time from 10us to 10s, e.g. 1ms)";
 				return false;
 			}
 			o.sample_ns = *t;
@@ -100,7 +102,8 @@ bool parse_run(const std::vector<std::string> &args, bool check, RunOptions &o,
 				return false;
 			}
 			if (*t == 0 || *t > 1000000ull * 1000000000ull) {
-				err = "run: bad --duration '" + val + "' (more than 0, at most 1000000s)";
+				err = "run: bad --duration '" + val +
+				      "' (more than 0, at most 1000000s)";
 				return false;
 			}
 			o.duration_ns = *t;
@@ -230,7 +233,7 @@ CliResult parse_cli(const std::vector<std::string> &args)
 			auto r = parse_control_request(args[2]);
 			if (!r) {
 				res.error = "query: unknown request '" + args[2] +
-					    "' (stats, flat, quit)";
+				            "' (stats, flat, quit)";
 				return res;
 			}
 			cli.query.request = *r;

@@ -23,7 +23,8 @@
 #include "packet.h"
 #include "send_pfc.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 // "-a SW:PORT=SPEC", split but not yet checked against the topology.
 struct AttachArg {
@@ -32,8 +33,8 @@ struct AttachArg {
 	std::string spec;
 };
 
-inline constexpr Time kDefaultSampleNs = 1000000;	// 1 ms
-inline constexpr Time kMinSampleNs = 10000;		// 10 us
+inline constexpr Time kDefaultSampleNs = 1000000; // 1 ms
+inline constexpr Time kMinSampleNs = 10000;       // 10 us
 inline constexpr int kMaxCpu = 4095;
 
 struct RunOptions {
@@ -59,14 +60,14 @@ enum class Command { kRun, kCheck, kQuery, kSendPfc, kHelp, kVersion };
 
 struct Cli {
 	Command command = Command::kHelp;
-	RunOptions run;		// run and check
+	RunOptions run; // run and check
 	QueryOptions query;
 	SendPfcOptions send_pfc;
 };
 
 struct CliResult {
 	std::optional<Cli> cli;
-	std::string error;	// when cli is empty
+	std::string error; // when cli is empty
 	explicit operator bool() const { return cli.has_value(); }
 };
 

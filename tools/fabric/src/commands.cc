@@ -10,14 +10,15 @@
 #include "runner.h"
 #include "topology.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-namespace {
+namespace
+{
 
 constexpr std::streamsize kMaxTopologyBytes = 16 << 20;
 
-bool load(const RunOptions &o, Topology &topo, std::vector<PortAttachment> &ports,
-	  std::string &err)
+bool load(const RunOptions &o, Topology &topo, std::vector<PortAttachment> &ports, std::string &err)
 {
 	std::ifstream in(o.topology, std::ios::binary);
 	if (!in) {
@@ -66,8 +67,8 @@ int cmd_check(const RunOptions &o)
 	}
 	if (!o.quiet) {
 		std::printf("%s: ok, %zu switches, %zu links, %zu external ports\n",
-			    o.topology.c_str(), topo.switches.size(), topo.links.size(),
-			    ports.size());
+		            o.topology.c_str(), topo.switches.size(), topo.links.size(),
+		            ports.size());
 		for (const auto &p : ports)
 			std::printf("  %s = %s\n", p.name.c_str(), p.spec.text.c_str());
 	}

@@ -6,7 +6,8 @@
 
 #include "cli.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 int cmd_run(const RunOptions &o);
 int cmd_check(const RunOptions &o);

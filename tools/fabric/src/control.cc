@@ -12,11 +12,13 @@
 #include <cstring>
 #include <vector>
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-namespace {
+namespace
+{
 
-constexpr Time kClientTimeoutNs = 2000000000ull;	// 2 s
+constexpr Time kClientTimeoutNs = 2000000000ull; // 2 s
 constexpr int kMaxClients = 16;
 
 bool make_addr(const std::string &path, sockaddr_un &sa, std::string &err)
@@ -123,7 +125,7 @@ void ControlServer::write_some(int fd, Client &c)
 {
 	while (c.sent < c.out.size()) {
 		ssize_t n = send(fd, c.out.data() + c.sent, c.out.size() - c.sent,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		                 MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -139,7 +141,7 @@ void ControlServer::write_some(int fd, Client &c)
 		}
 		c.sent += static_cast<size_t>(n);
 	}
-	drop(fd);	// all written: EOF tells the client the answer is complete
+	drop(fd); // all written: EOF tells the client the answer is complete
 }
 
 void ControlServer::on_event(int fd, uint32_t events, Time now, const Handler &h)
@@ -226,8 +228,7 @@ void ControlServer::close_all()
 	}
 }
 
-bool control_query(const std::string &path, ControlRequest r, std::string &answer,
-		   std::string &err)
+bool control_query(const std::string &path, ControlRequest r, std::string &answer, std::string &err)
 {
 	sockaddr_un sa;
 	if (!make_addr(path, sa, err))

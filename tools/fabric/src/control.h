@@ -17,7 +17,8 @@
 #include "cli.h"
 #include "packet.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 inline constexpr size_t kMaxRequestLine = 64;
 
@@ -31,7 +32,8 @@ struct RequestParse {
 // the line.  Longer than kMaxRequestLine without an end is an error.
 RequestParse parse_request(const std::string &buf, bool eof);
 
-class ControlServer {
+class ControlServer
+{
 public:
 	using Handler = std::function<std::string(ControlRequest)>;
 
@@ -71,7 +73,7 @@ private:
 // Client side, for `rxecc-fabric query`: sends the request, returns the
 // whole answer (or false and *err).
 bool control_query(const std::string &path, ControlRequest r, std::string &answer,
-		   std::string &err);
+                   std::string &err);
 
 } // namespace rxecc::fabric::proc
 

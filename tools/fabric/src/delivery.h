@@ -12,14 +12,16 @@
 
 #include "packet.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 struct PendingFrame {
 	Time arrive_ns = 0;
 	std::vector<uint8_t> frame;
 };
 
-class DeliveryQueue {
+class DeliveryQueue
+{
 public:
 	void push(Time arrive_ns, std::vector<uint8_t> frame);
 	bool empty() const { return q_.empty(); }

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "lateness.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 size_t LatenessHistogram::bucket_of(uint64_t ns)
 {
 	if (ns < 128)
 		return static_cast<size_t>(ns);
 	unsigned msb = 63u - static_cast<unsigned>(__builtin_clzll(ns));
-	unsigned shift = msb - 6;	// ns >> shift is in 64..127
+	unsigned shift = msb - 6; // ns >> shift is in 64..127
 	return static_cast<size_t>(shift) * 64 + static_cast<size_t>(ns >> shift);
 }
 

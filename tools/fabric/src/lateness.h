@@ -10,9 +10,11 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-class LatenessHistogram {
+class LatenessHistogram
+{
 public:
 	void add(uint64_t ns);
 	uint64_t count() const { return count_; }

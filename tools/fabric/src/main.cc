@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 	CliResult r = parse_cli(args);
 	if (!r) {
 		std::fprintf(stderr, "rxecc-fabric: %s\nTry 'rxecc-fabric --help'.\n",
-			     r.error.c_str());
+		             r.error.c_str());
 		return 2;
 	}
 	const Cli &cli = *r.cli;

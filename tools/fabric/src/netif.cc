@@ -9,7 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 bool valid_ifname(const std::string &name)
 {

@@ -8,7 +8,8 @@
 
 #include "packet.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 // 1..15 bytes, no '/', ':', whitespace or NUL (what the kernel accepts,
 // minus ':' which the attach syntax uses).

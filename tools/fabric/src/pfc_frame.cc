@@ -3,7 +3,8 @@
 
 #include <array>
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 std::vector<uint8_t> make_pfc(const Mac &src, uint8_t prio_mask, uint16_t quanta)
 {

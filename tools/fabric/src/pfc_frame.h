@@ -12,7 +12,8 @@
 
 #include "packet.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 // PFC: every priority in prio_mask gets quanta (0 = XON), the others 0.
 std::vector<uint8_t> make_pfc(const Mac &src, uint8_t prio_mask, uint16_t quanta);

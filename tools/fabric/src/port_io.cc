@@ -22,7 +22,8 @@
 #include "checksum.h"
 #include "netif.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 uint64_t mono_ns()
 {
@@ -42,7 +43,7 @@ void stream_encode(const uint8_t *data, size_t len, std::string &out)
 {
 	auto n = static_cast<uint32_t>(len);
 	char h[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16),
-		     static_cast<char>(n >> 8), static_cast<char>(n)};
+	             static_cast<char>(n >> 8), static_cast<char>(n)};
 	out.append(h, 4);
 	out.append(reinterpret_cast<const char *>(data), len);
 }
@@ -52,7 +53,9 @@ bool stream_decode(std::string &buf, std::vector<std::vector<uint8_t>> &frames)
 	size_t pos = 0;
 	bool ok = true;
 	while (buf.size() - pos >= 4) {
-		auto b = [&](size_t i) { return static_cast<uint32_t>(static_cast<uint8_t>(buf[pos + i])); };
+		auto b = [&](size_t i) {
+			return static_cast<uint32_t>(static_cast<uint8_t>(buf[pos + i]));
+		};
 		uint32_t n = b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);
 		if (n == 0 || n > kMaxFrameBytes) {
 			ok = false;
@@ -87,7 +90,8 @@ std::string oversize_warning(const std::string &ifname, size_t len, size_t max_l
 	       " gso off tso off gro off' and the same on the interface sending to it\n";
 }
 
-namespace {
+namespace
+{
 
 bool epoll_add(int epfd, int fd, uint32_t events, uint64_t tag, std::string &err)
 {
@@ -137,8 +141,7 @@ bool same_sockaddr(const sockaddr_storage &a, const sockaddr_storage &b)
 	}
 	const auto *x = reinterpret_cast<const sockaddr_in6 *>(&a);
 	const auto *y = reinterpret_cast<const sockaddr_in6 *>(&b);
-	return x->sin6_port == y->sin6_port &&
-	       std::memcmp(&x->sin6_addr, &y->sin6_addr, 16) == 0;
+	return x->sin6_port == y->sin6_port && std::memcmp(&x->sin6_addr, &y->sin6_addr, 16) == 0;
 }
 
 // Removes a stale socket file at path before a bind; false (with err) if
@@ -163,7 +166,7 @@ socklen_t to_sockaddr_un(const std::string &path, sockaddr_storage &ss)
 	ss = sockaddr_storage{};
 	auto *su = reinterpret_cast<sockaddr_un *>(&ss);
 	su->sun_family = AF_UNIX;
-	std::memcpy(su->sun_path, path.data(), path.size());	// parse: <= kMaxUnixPath
+	std::memcpy(su->sun_path, path.data(), path.size()); // parse: <= kMaxUnixPath
 	return static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + path.size() + 1);
 }
 
@@ -184,10 +187,10 @@ bool same_sockaddr_un(const sockaddr_storage &a, socklen_t alen, const std::stri
 // port connects to QEMU's socket, so that the kernel's datagram queue
 // limit (net.unix.max_dgram_qlen, 10 by default) does not apply to frames
 // from it: those are limited by QEMU's send buffer instead.
-class DgramPort : public PortIo {
+class DgramPort : public PortIo
+{
 public:
-	explicit DgramPort(const AttachSpec &s)
-		: spec_(s), unix_(s.kind == AttachKind::kUnixDgram)
+	explicit DgramPort(const AttachSpec &s) : spec_(s), unix_(s.kind == AttachKind::kUnixDgram)
 	{
 	}
 	~DgramPort() override
@@ -252,18 +255,20 @@ public:
 				msgs[i].msg_hdr.msg_name = &from[i];
 				msgs[i].msg_hdr.msg_namelen = sizeof(from[i]);
 			}
-			int n = recvmmsg(fd_, msgs, static_cast<unsigned>(want), MSG_DONTWAIT, nullptr);
+			int n = recvmmsg(fd_, msgs, static_cast<unsigned>(want), MSG_DONTWAIT,
+			                 nullptr);
 			if (n <= 0)
 				break;
 			uint64_t t = mono_ns();
 			for (size_t i = 0; i < static_cast<size_t>(n); i++) {
 				size_t len = msgs[i].msg_len;
 				bool from_remote =
-					unix_ ? same_sockaddr_un(from[i], msgs[i].msg_hdr.msg_namelen,
-								 spec_.remote_path)
+					unix_ ? same_sockaddr_un(from[i],
+				                                 msgs[i].msg_hdr.msg_namelen,
+				                                 spec_.remote_path)
 					      : same_sockaddr(from[i], remote_);
-				if ((msgs[i].msg_hdr.msg_flags & MSG_TRUNC) || len > kMaxFrameBytes ||
-				    len == 0 || !from_remote) {
+				if ((msgs[i].msg_hdr.msg_flags & MSG_TRUNC) ||
+				    len > kMaxFrameBytes || len == 0 || !from_remote) {
 					stats_.rx_errors++;
 					continue;
 				}
@@ -287,7 +292,7 @@ public:
 				n = ::send(fd_, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
 			else
 				n = sendto(fd_, data, len, MSG_DONTWAIT | MSG_NOSIGNAL,
-					   reinterpret_cast<const sockaddr *>(&remote_), rl_);
+				           reinterpret_cast<const sockaddr *>(&remote_), rl_);
 			if (n == static_cast<ssize_t>(len)) {
 				stats_.tx_frames++;
 				return Tx::kSent;
@@ -329,7 +334,8 @@ private:
 
 // ---- stream: ---------------------------------------------------------------
 
-class StreamPort : public PortIo {
+class StreamPort : public PortIo
+{
 public:
 	explicit StreamPort(const AttachSpec &s) : spec_(s) {}
 	~StreamPort() override
@@ -441,7 +447,7 @@ public:
 			return;
 		while (sent_ < out_.size()) {
 			ssize_t n = ::send(conn_, out_.data() + sent_, out_.size() - sent_,
-					   MSG_DONTWAIT | MSG_NOSIGNAL);
+			                   MSG_DONTWAIT | MSG_NOSIGNAL);
 			if (n > 0) {
 				sent_ += static_cast<size_t>(n);
 				continue;
@@ -450,7 +456,8 @@ public:
 				continue;
 			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 				if (!want_out_) {
-					epoll_mod(epfd_, conn_, EPOLLIN | EPOLLRDHUP | EPOLLOUT, tag_);
+					epoll_mod(epfd_, conn_, EPOLLIN | EPOLLRDHUP | EPOLLOUT,
+					          tag_);
 					want_out_ = true;
 				}
 				return;
@@ -496,7 +503,8 @@ private:
 
 // ---- if: -------------------------------------------------------------------
 
-class IfPort : public PortIo {
+class IfPort : public PortIo
+{
 public:
 	explicit IfPort(const AttachSpec &s) : spec_(s) {}
 	~IfPort() override
@@ -579,17 +587,18 @@ public:
 				stats_.rx_oversize++;
 				if (!warned_) {
 					warned_ = true;
-					std::fputs(oversize_warning(spec_.ifname, h->tp_len, max_len_)
-							   .c_str(),
-						   stderr);
+					std::fputs(
+						oversize_warning(spec_.ifname, h->tp_len, max_len_)
+							.c_str(),
+						stderr);
 				}
 			} else if (h->tp_len < kEthHeaderBytes) {
 				stats_.rx_errors++;
 			} else {
 				uint64_t ts = static_cast<uint64_t>(h->tp_sec) * 1000000000ull +
-					      h->tp_nsec;
+				              h->tp_nsec;
 				uint64_t mono = static_cast<uint64_t>(static_cast<int64_t>(ts) -
-								      real_minus_mono_);
+				                                      real_minus_mono_);
 				if (now == 0)
 					now = mono_ns();
 				if (mono > now)
@@ -601,8 +610,8 @@ public:
 				if (h->tp_status & TP_STATUS_VLAN_VALID) {
 					// The kernel took the 802.1Q tag out; put it back.
 					uint16_t tpid = (h->tp_status & TP_STATUS_VLAN_TPID_VALID)
-								? h->tp_vlan_tpid
-								: 0x8100;
+					                        ? h->tp_vlan_tpid
+					                        : 0x8100;
 					tmp_.assign(data, data + 12);
 					tmp_.push_back(static_cast<uint8_t>(tpid >> 8));
 					tmp_.push_back(static_cast<uint8_t>(tpid));
@@ -640,7 +649,7 @@ public:
 		auto *h = reinterpret_cast<tpacket2_hdr *>(tx_frame(tx_idx_));
 		uint32_t st = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
 		if (st == TP_STATUS_WRONG_FORMAT) {
-			stats_.tx_dropped++;	// the kernel refused the previous frame here
+			stats_.tx_dropped++; // the kernel refused the previous frame here
 		} else if (st != TP_STATUS_AVAILABLE) {
 			flush();
 			return Tx::kBusy;
@@ -669,12 +678,12 @@ private:
 	// TPACKET_ALIGN(sizeof(tpacket2_hdr)): where the sockaddr_ll of an RX
 	// frame and the data of a TX frame start.
 	static constexpr size_t kHdrAligned = (sizeof(tpacket2_hdr) + TPACKET_ALIGNMENT - 1) &
-					      ~static_cast<size_t>(TPACKET_ALIGNMENT - 1);
-	static constexpr unsigned kFrame = 1u << 14;	// 16 KiB: frames up to ~16300 B
+	                                      ~static_cast<size_t>(TPACKET_ALIGNMENT - 1);
+	static constexpr unsigned kFrame = 1u << 14; // 16 KiB: frames up to ~16300 B
 	static constexpr unsigned kBlock = 1u << 16;
-	static constexpr unsigned kBlocks = 64;		// 256 frames per ring
+	static constexpr unsigned kBlocks = 64; // 256 frames per ring
 
-	static constexpr uint64_t kMtuRecheckNs = 100000000;	// 100 ms
+	static constexpr uint64_t kMtuRecheckNs = 100000000; // 100 ms
 
 	// Whether a frame is too long for the port.  A frame above the MTU
 	// seen at open() makes the MTU be read again (at most every 100 ms):
@@ -712,7 +721,8 @@ private:
 	uint8_t *rx_frame(unsigned i) const { return ring_ + static_cast<size_t>(i) * kFrame; }
 	uint8_t *tx_frame(unsigned i) const
 	{
-		return ring_ + static_cast<size_t>(kBlock) * kBlocks + static_cast<size_t>(i) * kFrame;
+		return ring_ + static_cast<size_t>(kBlock) * kBlocks +
+		       static_cast<size_t>(i) * kFrame;
 	}
 
 	AttachSpec spec_;

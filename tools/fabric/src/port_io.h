@@ -26,11 +26,12 @@
 #include "attach.h"
 #include "packet.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 struct PortIoStats {
 	uint64_t rx_frames = 0;
-	uint64_t rx_errors = 0;		// truncated, oversized, bad framing, foreign sender
+	uint64_t rx_errors = 0; // truncated, oversized, bad framing, foreign sender
 	// if: only.  Frames dropped as longer than the port carries
 	// (segmentation offload super-frames; also counted in rx_errors).
 	uint64_t rx_oversize = 0;
@@ -40,15 +41,16 @@ struct PortIoStats {
 	uint64_t rx_csum_fixed = 0;
 	uint64_t rx_csum_unsupported = 0;
 	uint64_t tx_frames = 0;
-	uint64_t tx_dropped = 0;	// not connected, queue full, send error
+	uint64_t tx_dropped = 0; // not connected, queue full, send error
 	// Frames the model had sent out of this port that were still on their
 	// way (propagation delay, or held for a full receiver) when the fabric
 	// stopped: in flight, not dropped.  Set at exit.
 	uint64_t tx_unsent = 0;
-	uint64_t connects = 0;		// stream: clients accepted
+	uint64_t connects = 0; // stream: clients accepted
 };
 
-class PortIo {
+class PortIo
+{
 public:
 	// data, len, receive time in ns of CLOCK_MONOTONIC (absolute).
 	using RxFn = std::function<void(const uint8_t *, size_t, uint64_t)>;

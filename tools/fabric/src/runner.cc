@@ -21,15 +21,17 @@
 #include "port_io.h"
 #include "telemetry.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-namespace {
+namespace
+{
 
 constexpr uint64_t kTagSignal = 0;
 constexpr uint64_t kTagControl = 1ull << 32;
-constexpr uint64_t kTagPortBase = 2;	// port i: (i + 2) << 32
-constexpr size_t kRxBudget = 64;	// frames per port per wake-up
-constexpr Time kBusyRetryNs = 20000;	// a blocked port is retried after 20 us
+constexpr uint64_t kTagPortBase = 2; // port i: (i + 2) << 32
+constexpr size_t kRxBudget = 64;     // frames per port per wake-up
+constexpr Time kBusyRetryNs = 20000; // a blocked port is retried after 20 us
 constexpr size_t kCsvFlushBytes = 1u << 16;
 
 struct ExtPort {
@@ -53,11 +55,11 @@ bool write_file(const std::string &path, const std::string &text, std::string &e
 	return ok;
 }
 
-class Runner {
+class Runner
+{
 public:
-	Runner(const RunOptions &o, const Topology &topo,
-	       const std::vector<PortAttachment> &ports)
-		: o_(o), fabric_(topo), telemetry_(fabric_, attach_names(topo, ports))
+	Runner(const RunOptions &o, const Topology &topo, const std::vector<PortAttachment> &ports)
+	    : o_(o), fabric_(topo), telemetry_(fabric_, attach_names(topo, ports))
 	{
 		for (const auto &p : ports) {
 			ExtPort e;
@@ -104,9 +106,9 @@ private:
 	int epfd_ = -1;
 	int sfd_ = -1;
 	uint64_t start_ = 0;
-	Time model_ = 0;	// latest time given to the model
+	Time model_ = 0; // latest time given to the model
 	Time next_sample_ = 0;
-	Time end_ = kNever;	// --duration
+	Time end_ = kNever; // --duration
 	bool stop_ = false;
 	FILE *queues_f_ = nullptr;
 	FILE *ports_f_ = nullptr;
@@ -189,7 +191,7 @@ void Runner::advance(Time t)
 	while (next_sample_ <= t && next_sample_ <= end_) {
 		move_model(next_sample_);
 		telemetry_.sample(model_, queues_f_ ? &queues_csv_ : nullptr,
-				  ports_f_ ? &ports_csv_ : nullptr);
+		                  ports_f_ ? &ports_csv_ : nullptr);
 		flush_csv(false);
 		next_sample_ += o_.sample_ns;
 	}
@@ -204,7 +206,7 @@ void Runner::move_model(Time t)
 	for (auto &ft : fabric_.poll(t)) {
 		auto it = index_.find({ft.sw, ft.tx.port});
 		if (it == index_.end())
-			continue;	// cannot happen: poll() only returns external ports
+			continue; // cannot happen: poll() only returns external ports
 		ports_[it->second].pending.push(ft.tx.arrive_ns, std::move(ft.tx.frame));
 	}
 }
@@ -314,21 +316,22 @@ int Runner::loop()
 					stop_ = true;
 			} else if (tag == (kTagControl >> 32)) {
 				control_.on_event(fd, events[i].events, now(),
-						  [this](ControlRequest r) { return answer(r); });
+				                  [this](ControlRequest r) { return answer(r); });
 			} else {
 				size_t idx = static_cast<size_t>(tag - kTagPortBase);
 				ExtPort &p = ports_[idx];
 				Time rx_now = now();
 				p.io->on_event(fd, events[i].events, kRxBudget,
-					       [&](const uint8_t *d, size_t len, uint64_t mono) {
+				               [&](const uint8_t *d, size_t len, uint64_t mono) {
 						       Time ft = mono > start_ ? mono - start_ : 0;
 						       if (ft > rx_now)
 							       ft = rx_now;
 						       advance(ft);
 						       frames_in_++;
-						       fabric_.on_ingress(p.att.sw, p.att.port,
-									  std::vector<uint8_t>(d, d + len),
-									  model_);
+						       fabric_.on_ingress(
+							       p.att.sw, p.att.port,
+							       std::vector<uint8_t>(d, d + len),
+							       model_);
 					       });
 			}
 		}
@@ -367,21 +370,21 @@ bool Runner::finish(std::string &err)
 			unsent += p.io->stats().tx_unsent;
 		}
 		std::fprintf(stderr,
-			     "rxecc-fabric: %.3f s, frames in %llu out %llu, model drops %llu, "
-			     "port tx drops %llu, rx errors %llu, in flight at exit %llu\n"
-			     "rxecc-fabric: delivery_lateness_us p50/p99/max %.1f/%.1f/%.1f "
-			     "(%llu deliveries)\n",
-			     static_cast<double>(model_) / 1e9,
-			     static_cast<unsigned long long>(frames_in_),
-			     static_cast<unsigned long long>(frames_out_),
-			     static_cast<unsigned long long>(drops),
-			     static_cast<unsigned long long>(io_drops),
-			     static_cast<unsigned long long>(io_errors),
-			     static_cast<unsigned long long>(unsent),
-			     static_cast<double>(lateness_.percentile_ns(50)) / 1e3,
-			     static_cast<double>(lateness_.percentile_ns(99)) / 1e3,
-			     static_cast<double>(lateness_.max_ns()) / 1e3,
-			     static_cast<unsigned long long>(lateness_.count()));
+		             "rxecc-fabric: %.3f s, frames in %llu out %llu, model drops %llu, "
+		             "port tx drops %llu, rx errors %llu, in flight at exit %llu\n"
+		             "rxecc-fabric: delivery_lateness_us p50/p99/max %.1f/%.1f/%.1f "
+		             "(%llu deliveries)\n",
+		             static_cast<double>(model_) / 1e9,
+		             static_cast<unsigned long long>(frames_in_),
+		             static_cast<unsigned long long>(frames_out_),
+		             static_cast<unsigned long long>(drops),
+		             static_cast<unsigned long long>(io_drops),
+		             static_cast<unsigned long long>(io_errors),
+		             static_cast<unsigned long long>(unsent),
+		             static_cast<double>(lateness_.percentile_ns(50)) / 1e3,
+		             static_cast<double>(lateness_.percentile_ns(99)) / 1e3,
+		             static_cast<double>(lateness_.max_ns()) / 1e3,
+		             static_cast<unsigned long long>(lateness_.count()));
 	}
 	return true;
 }
@@ -389,7 +392,7 @@ bool Runner::finish(std::string &err)
 } // namespace
 
 std::vector<std::vector<std::string>> attach_names(const Topology &topo,
-						   const std::vector<PortAttachment> &ports)
+                                                   const std::vector<PortAttachment> &ports)
 {
 	std::vector<std::vector<std::string>> a(topo.switches.size());
 	for (size_t s = 0; s < topo.switches.size(); s++)
@@ -407,8 +410,7 @@ std::vector<std::vector<std::string>> attach_names(const Topology &topo,
 	return a;
 }
 
-int run_fabric(const RunOptions &o, const Topology &topo,
-	       const std::vector<PortAttachment> &ports)
+int run_fabric(const RunOptions &o, const Topology &topo, const std::vector<PortAttachment> &ports)
 {
 	Runner r(o, topo, ports);
 	std::string err;

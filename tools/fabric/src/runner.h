@@ -20,18 +20,18 @@
 #include "cli.h"
 #include "switch_config.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 // Opens everything, prints "rxecc-fabric: ready", runs until a signal,
 // "quit" or the duration.  Returns the exit status: 2 if something could not
 // be opened (nothing ran), 1 on a runtime failure, else 0.
-int run_fabric(const RunOptions &o, const Topology &topo,
-	       const std::vector<PortAttachment> &ports);
+int run_fabric(const RunOptions &o, const Topology &topo, const std::vector<PortAttachment> &ports);
 
 // attach[sw][port] as telemetry shows it: the spec text of external ports,
 // "link:SW:PORT" (the peer) of internal ones.
 std::vector<std::vector<std::string>> attach_names(const Topology &topo,
-						   const std::vector<PortAttachment> &ports);
+                                                   const std::vector<PortAttachment> &ports);
 
 } // namespace rxecc::fabric::proc
 

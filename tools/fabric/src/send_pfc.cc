@@ -21,10 +21,10 @@
 #include "topology.h"
 #include "units.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-bool parse_send_pfc(const std::vector<std::string> &args, SendPfcOptions &opts,
-		    std::string &err)
+bool parse_send_pfc(const std::vector<std::string> &args, SendPfcOptions &opts, std::string &err)
 {
 	opts = SendPfcOptions{};
 	bool prio_given = false;
@@ -82,8 +82,7 @@ bool parse_send_pfc(const std::vector<std::string> &args, SendPfcOptions &opts,
 				return false;
 			auto m = parse_mac(val);
 			if (!m) {
-				err = "send-pfc: bad --src '" + val +
-				      "' (e.g. 02:00:00:00:00:fe)";
+				err = "send-pfc: bad --src '" + val + "' (e.g. 02:00:00:00:00:fe)";
 				return false;
 			}
 			opts.src = *m;
@@ -145,8 +144,7 @@ int run_send_pfc(const SendPfcOptions &opts)
 	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		std::fprintf(stderr, "rxecc-fabric: send-pfc: AF_PACKET socket: %s%s\n",
-			     std::strerror(errno),
-			     errno == EPERM ? " (needs CAP_NET_RAW)" : "");
+		             std::strerror(errno), errno == EPERM ? " (needs CAP_NET_RAW)" : "");
 		return 1;
 	}
 	sockaddr_ll sll{};
@@ -165,11 +163,12 @@ int run_send_pfc(const SendPfcOptions &opts)
 			timespec ts{};
 			ts.tv_sec = static_cast<time_t>(at / 1000000000ULL);
 			ts.tv_nsec = static_cast<long>(at % 1000000000ULL);
-			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) ==
+			       EINTR) {
 			}
 		}
 		ssize_t r = sendto(fd, frame.data(), frame.size(), 0,
-				   reinterpret_cast<const sockaddr *>(&sll), sizeof(sll));
+		                   reinterpret_cast<const sockaddr *>(&sll), sizeof(sll));
 		if (r < 0 && errno == ENOBUFS) {
 			usleep(100);
 			n--;
@@ -177,16 +176,17 @@ int run_send_pfc(const SendPfcOptions &opts)
 		}
 		if (r != static_cast<ssize_t>(frame.size())) {
 			std::fprintf(stderr, "rxecc-fabric: send-pfc: send on %s: %s\n",
-				     opts.ifname.c_str(),
-				     r < 0 ? std::strerror(errno) : "short write");
+			             opts.ifname.c_str(),
+			             r < 0 ? std::strerror(errno) : "short write");
 			close(fd);
 			return 1;
 		}
 		if (opts.interval_ns) {
 			const uint64_t now = real_ns();
-			std::printf("frame %llu %llu.%06llu\n", static_cast<unsigned long long>(n + 1),
-				    static_cast<unsigned long long>(now / 1000000000ULL),
-				    static_cast<unsigned long long>(now % 1000000000ULL / 1000));
+			std::printf("frame %llu %llu.%06llu\n",
+			            static_cast<unsigned long long>(n + 1),
+			            static_cast<unsigned long long>(now / 1000000000ULL),
+			            static_cast<unsigned long long>(now % 1000000000ULL / 1000));
 			std::fflush(stdout);
 		}
 	}

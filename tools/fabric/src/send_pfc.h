@@ -14,7 +14,8 @@
 
 #include "packet.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
 inline constexpr uint64_t kMaxPfcCount = 1000000;
 inline constexpr uint64_t kMaxPfcIntervalNs = 60ULL * 1000 * 1000 * 1000;
@@ -24,15 +25,14 @@ struct SendPfcOptions {
 	uint8_t prio_mask = 1u << 3;
 	uint16_t quanta = 0xffff;
 	bool legacy = false;
-	std::optional<Mac> src;		// default: the interface's address
+	std::optional<Mac> src; // default: the interface's address
 	uint64_t count = 1;
 	// ns between frames; 0: back to back, nothing printed
 	uint64_t interval_ns = 0;
 };
 
 // args are the words after "send-pfc".  False and *err on bad input.
-bool parse_send_pfc(const std::vector<std::string> &args, SendPfcOptions &opts,
-		    std::string &err);
+bool parse_send_pfc(const std::vector<std::string> &args, SendPfcOptions &opts, std::string &err);
 
 // The frame the options describe, with src as source address.
 std::vector<uint8_t> send_pfc_frame(const SendPfcOptions &opts, const Mac &src);

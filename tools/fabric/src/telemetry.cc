@@ -7,9 +7,11 @@
 
 #include "buffer.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-namespace {
+namespace
+{
 
 using Json = nlohmann::ordered_json;
 
@@ -51,14 +53,15 @@ struct Field {
 bool queue_live(const QueueStatus &st)
 {
 	const QueueCounters &c = st.counters;
-	return st.bytes || st.packets || st.paused || st.paused_ns || st.xoff || c.tx_packets || c.ecn_marks || c.xoff_sent || c.xon_sent ||
-	       c.pause_rx || c.resume_rx || queue_drops(c);
+	return st.bytes || st.packets || st.paused || st.paused_ns || st.xoff || c.tx_packets ||
+	       c.ecn_marks || c.xoff_sent || c.xon_sent || c.pause_rx || c.resume_rx ||
+	       queue_drops(c);
 }
 
 } // namespace
 
 Telemetry::Telemetry(const Fabric &f, std::vector<std::vector<std::string>> attach)
-	: f_(f), attach_(std::move(attach))
+    : f_(f), attach_(std::move(attach))
 {
 }
 
@@ -106,9 +109,9 @@ void Telemetry::sample(Time t, std::string *queues_csv, std::string *ports_csv)
 				o += ts + "," + swn + "," + std::to_string(p) + "," + pn + "," +
 				     std::to_string(q) + ",";
 				for (uint64_t v : {st.bytes, static_cast<uint64_t>(st.packets),
-						   static_cast<uint64_t>(st.paused), c.tx_packets,
-						   c.tx_bytes, c.ecn_marks, c.xoff_sent, c.xon_sent,
-						   c.pause_rx, st.paused_ns / 1000}) {
+				                   static_cast<uint64_t>(st.paused), c.tx_packets,
+				                   c.tx_bytes, c.ecn_marks, c.xoff_sent, c.xon_sent,
+				                   c.pause_rx, st.paused_ns / 1000}) {
 					add(o, v);
 					o += ',';
 				}
@@ -121,7 +124,7 @@ void Telemetry::sample(Time t, std::string *queues_csv, std::string *ports_csv)
 			std::string &o = *ports_csv;
 			o += ts + "," + swn + "," + std::to_string(p) + "," + pn;
 			for (uint64_t v : {pc.rx_frames, pc.rx_bytes, pc.tx_frames, pc.tx_bytes,
-					   pc.tx_control_frames, pc.mac_control_rx}) {
+			                   pc.tx_control_frames, pc.mac_control_rx}) {
 				o += ',';
 				add(o, v);
 			}
@@ -131,22 +134,25 @@ void Telemetry::sample(Time t, std::string *queues_csv, std::string *ports_csv)
 }
 
 // Both summary formats walk the same tree; Emitter abstracts the syntax.
-namespace {
+namespace
+{
 
-class Emitter {
+class Emitter
+{
 public:
 	virtual ~Emitter() = default;
 	virtual void begin_switch(const std::string &name) = 0;
 	virtual void drops(const std::vector<Field> &f) = 0;
 	virtual void begin_port(const std::string &name, const std::string &attach,
-				const std::vector<Field> &f) = 0;
+	                        const std::vector<Field> &f) = 0;
 	virtual void queue(int prio, const std::vector<Field> &f) = 0;
 	virtual void end_port() = 0;
 	virtual void end_switch() = 0;
 };
 
 // The summary as a JSON tree (keys in the order written).
-class JsonEmitter : public Emitter {
+class JsonEmitter : public Emitter
+{
 public:
 	Json switches = Json::array();
 
@@ -155,10 +161,7 @@ public:
 		for (const Field &x : f)
 			o[x.name] = x.value;
 	}
-	void begin_switch(const std::string &name) override
-	{
-		sw_ = Json{{"name", name}};
-	}
+	void begin_switch(const std::string &name) override { sw_ = Json{{"name", name}}; }
 	void drops(const std::vector<Field> &f) override
 	{
 		Json d = Json::object();
@@ -167,7 +170,7 @@ public:
 		sw_["ports"] = Json::array();
 	}
 	void begin_port(const std::string &name, const std::string &attach,
-			const std::vector<Field> &f) override
+	                const std::vector<Field> &f) override
 	{
 		port_ = Json{{"index", f[0].value}, {"name", name}, {"attach", attach}};
 		fields(port_, std::vector<Field>(f.begin() + 1, f.end()));
@@ -186,7 +189,8 @@ private:
 	Json sw_, port_;
 };
 
-class FlatEmitter : public Emitter {
+class FlatEmitter : public Emitter
+{
 public:
 	std::string out;
 
@@ -198,7 +202,7 @@ public:
 	void begin_switch(const std::string &name) override { sw_ = name; }
 	void drops(const std::vector<Field> &f) override { fields(sw_ + ".drops.", f); }
 	void begin_port(const std::string &name, const std::string &attach,
-			const std::vector<Field> &f) override
+	                const std::vector<Field> &f) override
 	{
 		port_ = sw_ + "." + name + ".";
 		out += port_ + "attach " + (attach.empty() ? "-" : attach) + "\n";
@@ -222,9 +226,9 @@ struct Totals {
 } // namespace
 
 static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> &attach,
-		   const std::map<std::tuple<int, int, int>, std::vector<uint64_t>> &active,
-		   const std::map<std::pair<int, int>, const PortIoStats *> &io, Time now,
-		   Emitter &e)
+                   const std::map<std::tuple<int, int, int>, std::vector<uint64_t>> &active,
+                   const std::map<std::pair<int, int>, const PortIoStats *> &io, Time now,
+                   Emitter &e)
 {
 	Totals tot;
 	for (int s = 0; s < f.num_switches(); s++) {
@@ -243,7 +247,8 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 			tot.pfc_rx += c.mac_control_rx;
 			const std::string at =
 				static_cast<size_t>(s) < attach.size() &&
-						static_cast<size_t>(p) < attach[static_cast<size_t>(s)].size()
+						static_cast<size_t>(p) <
+							attach[static_cast<size_t>(s)].size()
 					? attach[static_cast<size_t>(s)][static_cast<size_t>(p)]
 					: "";
 			auto ioi = io.find({s, p});
@@ -253,21 +258,21 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 			// the fabric forwarded them, and no host got them.
 			tot.drops += ios.tx_dropped;
 			e.begin_port(pc.name, at,
-				     {{"index", static_cast<uint64_t>(p)},
-				      {"rate_bps", pc.rate_bps},
-				      {"delay_ns", pc.delay_ns},
-				      {"rx_frames", c.rx_frames},
-				      {"rx_bytes", c.rx_bytes},
-				      {"tx_frames", c.tx_frames},
-				      {"tx_bytes", c.tx_bytes},
-				      {"tx_control_frames", c.tx_control_frames},
-				      {"mac_control_rx", c.mac_control_rx},
-				      {"tx_lost", ios.tx_dropped},
-				      {"tx_unsent", ios.tx_unsent},
-				      {"rx_errors", ios.rx_errors},
-				      {"rx_oversize", ios.rx_oversize},
-				      {"rx_csum_fixed", ios.rx_csum_fixed},
-				      {"rx_csum_unsupported", ios.rx_csum_unsupported}});
+			             {{"index", static_cast<uint64_t>(p)},
+			              {"rate_bps", pc.rate_bps},
+			              {"delay_ns", pc.delay_ns},
+			              {"rx_frames", c.rx_frames},
+			              {"rx_bytes", c.rx_bytes},
+			              {"tx_frames", c.tx_frames},
+			              {"tx_bytes", c.tx_bytes},
+			              {"tx_control_frames", c.tx_control_frames},
+			              {"mac_control_rx", c.mac_control_rx},
+			              {"tx_lost", ios.tx_dropped},
+			              {"tx_unsent", ios.tx_unsent},
+			              {"rx_errors", ios.rx_errors},
+			              {"rx_oversize", ios.rx_oversize},
+			              {"rx_csum_fixed", ios.rx_csum_fixed},
+			              {"rx_csum_unsupported", ios.rx_csum_unsupported}});
 			for (int q = 0; q < kNumPriorities; q++) {
 				QueueStatus st = sw.queue_status(p, q, now);
 				const QueueCounters &qc = st.counters;
@@ -278,19 +283,18 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 				std::vector<uint64_t> none;
 				const std::vector<uint64_t> &samples =
 					it != active.end() ? it->second : none;
-				e.queue(q,
-					{{"tx_pkts", qc.tx_packets},
-					 {"tx_bytes", qc.tx_bytes},
-					 {"ecn_marks", qc.ecn_marks},
-					 {"xoff_sent", qc.xoff_sent},
-					 {"xon_sent", qc.xon_sent},
-					 {"pause_rx", qc.pause_rx},
-					 {"resume_rx", qc.resume_rx},
-					 {"paused_us", st.paused_ns / 1000},
-					 {"drops", queue_drops(qc)},
-					 {"max_queue_bytes", qc.max_queue_bytes},
-					 {"queue_bytes_p50", percentile(samples, 50)},
-					 {"queue_bytes_p99", percentile(samples, 99)}});
+				e.queue(q, {{"tx_pkts", qc.tx_packets},
+				            {"tx_bytes", qc.tx_bytes},
+				            {"ecn_marks", qc.ecn_marks},
+				            {"xoff_sent", qc.xoff_sent},
+				            {"xon_sent", qc.xon_sent},
+				            {"pause_rx", qc.pause_rx},
+				            {"resume_rx", qc.resume_rx},
+				            {"paused_us", st.paused_ns / 1000},
+				            {"drops", queue_drops(qc)},
+				            {"max_queue_bytes", qc.max_queue_bytes},
+				            {"queue_bytes_p50", percentile(samples, 50)},
+				            {"queue_bytes_p99", percentile(samples, 99)}});
 			}
 			e.end_port();
 		}
@@ -310,13 +314,13 @@ std::string Telemetry::json(Time now, const LatenessHistogram &lat) const
 		{"pfc_frames_sent", t.pfc_sent},
 		{"pfc_frames_rx", t.pfc_rx},
 		{"delivery_lateness_us",
-		 {{"p50", ns_to_us_rounded(lat.percentile_ns(50))},
-		  {"p99", ns_to_us_rounded(lat.percentile_ns(99))},
-		  {"max", ns_to_us_rounded(lat.max_ns())}}},
+	         {{"p50", ns_to_us_rounded(lat.percentile_ns(50))},
+	          {"p99", ns_to_us_rounded(lat.percentile_ns(99))},
+	          {"max", ns_to_us_rounded(lat.max_ns())}}},
 		{"delivery_lateness_ns",
-		 {{"p50", lat.percentile_ns(50)},
-		  {"p99", lat.percentile_ns(99)},
-		  {"max", lat.max_ns()}}},
+	         {{"p50", lat.percentile_ns(50)},
+	          {"p99", lat.percentile_ns(99)},
+	          {"max", lat.max_ns()}}},
 		{"deliveries", lat.count()},
 	};
 	// An attachment is a path the user gave: bytes that are not UTF-8
@@ -333,12 +337,11 @@ std::string Telemetry::flat(Time now, const LatenessHistogram &lat) const
 	o += "total_drops " + std::to_string(t.drops) + "\n";
 	o += "pfc_frames_sent " + std::to_string(t.pfc_sent) + "\n";
 	o += "pfc_frames_rx " + std::to_string(t.pfc_rx) + "\n";
-	o += "delivery_lateness_us.p50 " +
-	     std::to_string(ns_to_us_rounded(lat.percentile_ns(50))) + "\n";
-	o += "delivery_lateness_us.p99 " +
-	     std::to_string(ns_to_us_rounded(lat.percentile_ns(99))) + "\n";
-	o += "delivery_lateness_us.max " + std::to_string(ns_to_us_rounded(lat.max_ns())) +
+	o += "delivery_lateness_us.p50 " + std::to_string(ns_to_us_rounded(lat.percentile_ns(50))) +
 	     "\n";
+	o += "delivery_lateness_us.p99 " + std::to_string(ns_to_us_rounded(lat.percentile_ns(99))) +
+	     "\n";
+	o += "delivery_lateness_us.max " + std::to_string(ns_to_us_rounded(lat.max_ns())) + "\n";
 	o += "delivery_lateness_ns.p50 " + std::to_string(lat.percentile_ns(50)) + "\n";
 	o += "delivery_lateness_ns.p99 " + std::to_string(lat.percentile_ns(99)) + "\n";
 	o += "delivery_lateness_ns.max " + std::to_string(lat.max_ns()) + "\n";

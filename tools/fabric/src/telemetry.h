@@ -26,16 +26,18 @@
 #include "lateness.h"
 #include "port_io.h"
 
-namespace rxecc::fabric::proc {
+namespace rxecc::fabric::proc
+{
 
-class Telemetry {
+class Telemetry
+{
 public:
 	// attach[sw][port]: the attachment text shown for each port (the
 	// spec of external ports, "link:SW:PORT" of the peer for internal
 	// ones).
 	Telemetry(const Fabric &f, std::vector<std::vector<std::string>> attach);
 
-	static const char *queues_header();	// with the trailing newline
+	static const char *queues_header(); // with the trailing newline
 	static const char *ports_header();
 
 	// Takes a sample at model time t (>= the fabric's last call) and
@@ -51,7 +53,7 @@ public:
 	uint64_t samples() const { return samples_; }
 
 private:
-	using Key = std::tuple<int, int, int>;	// sw, port, prio
+	using Key = std::tuple<int, int, int>; // sw, port, prio
 	bool active(const Key &k, const QueueStatus &st) const;
 
 	const Fabric &f_;

@@ -6,10 +6,12 @@
 #include "error.h"
 #include "stats.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
-std::pair<std::size_t, std::size_t> window_of(const std::vector<PortSample> &s, double ws, double we,
-					      const std::string &ports_path, const std::string &key)
+std::pair<std::size_t, std::size_t> window_of(const std::vector<PortSample> &s, double ws,
+                                              double we, const std::string &ports_path,
+                                              const std::string &key)
 {
 	std::optional<std::size_t> i0, i1;
 	for (std::size_t k = 0; k < s.size(); ++k) {
@@ -21,20 +23,23 @@ std::pair<std::size_t, std::size_t> window_of(const std::vector<PortSample> &s, 
 	}
 	if (!i0 || !i1 || *i1 <= *i0)
 		throw Error(strf("%s: port %s: fewer than two samples in the window %.0f..%.0f us",
-				 ports_path.c_str(), key.c_str(), ws, we));
-	return { *i0, *i1 };
+		                 ports_path.c_str(), key.c_str(), ws, we));
+	return {*i0, *i1};
 }
 
 double rate_mbps(const std::vector<PortSample> &s, std::size_t i0, std::size_t i1,
-		 std::uint64_t PortSample::*counter, const std::string &ports_path, const std::string &key)
+                 std::uint64_t PortSample::*counter, const std::string &ports_path,
+                 const std::string &key)
 {
 	if (s[i1].*counter < s[i0].*counter)
-		throw Error(ports_path + ": port " + key + ": counter goes backwards in the window");
+		throw Error(ports_path + ": port " + key +
+		            ": counter goes backwards in the window");
 	auto d = static_cast<double>(s[i1].*counter - s[i0].*counter);
 	return d * 8 / static_cast<double>(s[i1].t_us - s[i0].t_us);
 }
 
-std::optional<std::pair<std::uint64_t, std::uint64_t>> active_period(const std::vector<PortSample> &s)
+std::optional<std::pair<std::uint64_t, std::uint64_t>>
+active_period(const std::vector<PortSample> &s)
 {
 	std::optional<std::uint64_t> a0, a1;
 	for (std::size_t k = 1; k < s.size(); ++k)
@@ -48,8 +53,8 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> active_period(const std::
 	return std::make_pair(*a0, *a1);
 }
 
-std::optional<std::pair<std::uint64_t, std::uint64_t>>
-data_period(const std::vector<PortSample> &s, double start_us, double end_us)
+std::optional<std::pair<std::uint64_t, std::uint64_t>> data_period(const std::vector<PortSample> &s,
+                                                                   double start_us, double end_us)
 {
 	double base = 0;
 	std::vector<const PortSample *> in;
@@ -120,7 +125,7 @@ std::vector<FlowData> flow_data_periods(const RunInputs &in)
 	for (const Flow &f : in.flows) {
 		if (!f.ok || f.ingress.empty())
 			continue;
-		FlowData d{ f.name, std::nullopt };
+		FlowData d{f.name, std::nullopt};
 		auto it = in.ports.series.find(f.ingress);
 		auto a = parse_number(f.start_s), e = parse_number(f.end_s);
 		if (it != in.ports.series.end() && a && e)
@@ -130,15 +135,22 @@ std::vector<FlowData> flow_data_periods(const RunInputs &in)
 	return out;
 }
 
-namespace {
+namespace
+{
 
-std::string fmt(double x, int prec) { return strf("%.*f", prec, x); }
-std::string big(double x) { return strf("%.0f", x); }
+std::string fmt(double x, int prec)
+{
+	return strf("%.*f", prec, x);
+}
+std::string big(double x)
+{
+	return strf("%.0f", x);
+}
 
 // The cumulative counter of the bottleneck queue at T: the last row at or
 // before T, 0 before the queue first appears.
 std::uint64_t queue_cum(const std::vector<QueueSample> &q, std::uint64_t QueueSample::*m,
-			std::uint64_t t)
+                        std::uint64_t t)
 {
 	std::uint64_t v = 0;
 	for (const QueueSample &s : q) {
@@ -162,7 +174,8 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 		flows.insert(flows.end(), h.flows.begin(), h.flows.end());
 	Alignment al = align_clocks(in.traffic, set.fabric_t0_ns, in.ports, in.host_port);
 	if (!al.known)
-		al.method = "none (generator time; no fabric_t0 and no data seen at an ingress port)";
+		al.method =
+			"none (generator time; no fabric_t0 and no data seen at an ingress port)";
 	A.align = al;
 	kv("traffic_flows", std::to_string(flows.size()));
 	kv("traffic_hosts", std::to_string(in.traffic.size()));
@@ -172,24 +185,27 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 	   al.known ? fmt(static_cast<double>(al.offset_ns - al.estimate_ns) / 1e6, 6) : "n/a");
 
 	std::string &T = A.text;
-	T += strf("traffic generator records (%zu flows, %zu host%s)\n", flows.size(), in.traffic.size(),
-		  in.traffic.size() == 1 ? "" : "s");
+	T += strf("traffic generator records (%zu flows, %zu host%s)\n", flows.size(),
+	          in.traffic.size(), in.traffic.size() == 1 ? "" : "s");
 	if (al.known)
-		T += strf("  %-24s %s: T0 at %.6f s of fabric time (%+.3f ms from the wall clocks)\n",
-			  "clock alignment", al.method.c_str(), static_cast<double>(al.offset_ns) / 1e9,
-			  static_cast<double>(al.offset_ns - al.estimate_ns) / 1e6);
+		T += strf(
+			"  %-24s %s: T0 at %.6f s of fabric time (%+.3f ms from the wall clocks)\n",
+			"clock alignment", al.method.c_str(),
+			static_cast<double>(al.offset_ns) / 1e9,
+			static_cast<double>(al.offset_ns - al.estimate_ns) / 1e6);
 	else
 		T += strf("  %-24s %s\n", "clock alignment", al.method.c_str());
 
 	auto base_rtt = opt.base_rtt_ns ? opt.base_rtt_ns : set.base_rtt_ns;
 	kv("base_rtt_ns", base_rtt ? std::to_string(*base_rtt) : "n/a");
 	if (!base_rtt) {
-		A.slowdown_note = "no base RTT (base_rtt_ns in meta.env or --base-rtt): FCT slowdown n/a";
+		A.slowdown_note =
+			"no base RTT (base_rtt_ns in meta.env or --base-rtt): FCT slowdown n/a";
 		kv("slowdown_flows", "n/a");
 		kv("slowdown_note", A.slowdown_note);
 		T += strf("  %-24s n/a: %s\n", "FCT slowdown", A.slowdown_note.c_str());
 	} else {
-		WireModel w{ set.link_rate_bps, set.mtu_bytes, set.header_bytes + set.overhead };
+		WireModel w{set.link_rate_bps, set.mtu_bytes, set.header_bytes + set.overhead};
 		SlowdownReport rep = slowdowns(flows, *base_rtt, w, opt.buckets);
 		kv("slowdown_flows", std::to_string(rep.flows.size()));
 		kv("slowdown_skipped", std::to_string(rep.skipped));
@@ -204,23 +220,28 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 		put("all", rep.all);
 		for (const BucketStats &b : rep.buckets)
 			put(b.bucket.label, b.dist);
-		T += strf("  %-24s base RTT %.3f us, line rate %.0f bit/s, %llu B/packet + %llu B headers\n",
-			  "FCT slowdown", static_cast<double>(*base_rtt) / 1e3,
-			  static_cast<double>(set.link_rate_bps), static_cast<unsigned long long>(set.mtu_bytes),
-			  static_cast<unsigned long long>(w.per_packet_bytes));
-		T += strf("  %-16s %7s %9s %9s %9s %9s\n", "size", "flows", "p50", "p95", "p99", "mean");
+		T += strf("  %-24s base RTT %.3f us, line rate %.0f bit/s, %llu B/packet + %llu B "
+		          "headers\n",
+		          "FCT slowdown", static_cast<double>(*base_rtt) / 1e3,
+		          static_cast<double>(set.link_rate_bps),
+		          static_cast<unsigned long long>(set.mtu_bytes),
+		          static_cast<unsigned long long>(w.per_packet_bytes));
+		T += strf("  %-16s %7s %9s %9s %9s %9s\n", "size", "flows", "p50", "p95", "p99",
+		          "mean");
 		auto row = [&](const std::string &label, const std::optional<Distribution> &d) {
 			if (d)
-				T += strf("  %-16s %7zu %9.2f %9.2f %9.2f %9.2f\n", label.c_str(), d->count,
-					  d->p50, d->p95, d->p99, d->mean);
+				T += strf("  %-16s %7zu %9.2f %9.2f %9.2f %9.2f\n", label.c_str(),
+				          d->count, d->p50, d->p95, d->p99, d->mean);
 			else
-				T += strf("  %-16s %7d %9s %9s %9s %9s\n", label.c_str(), 0, "-", "-", "-", "-");
+				T += strf("  %-16s %7d %9s %9s %9s %9s\n", label.c_str(), 0, "-",
+				          "-", "-", "-");
 		};
 		for (const BucketStats &b : rep.buckets)
 			row(b.bucket.label, b.dist);
 		row("all", rep.all);
 		if (rep.skipped)
-			T += strf("  (%zu sized flows without a completion left out)\n", rep.skipped);
+			T += strf("  (%zu sized flows without a completion left out)\n",
+			          rep.skipped);
 		A.slowdown = std::move(rep);
 	}
 
@@ -231,7 +252,8 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 		for (const TrafficFlow &f : h.flows)
 			order.emplace_back(&f, &h);
 	std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) {
-		auto ta = a.first->start_ns.value_or(UINT64_MAX), tb = b.first->start_ns.value_or(UINT64_MAX);
+		auto ta = a.first->start_ns.value_or(UINT64_MAX),
+		     tb = b.first->start_ns.value_or(UINT64_MAX);
 		return ta < tb;
 	});
 	for (const auto &[f, h] : order) {
@@ -242,9 +264,12 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 		for (const TrafficBin &b : h->bins)
 			if (b.flow == f->flow)
 				fr.points.emplace_back(
-					(static_cast<double>(b.start_ns) + static_cast<double>(h->clock.bin_ns) / 2 +
-					 static_cast<double>(al.offset_ns)) / 1e9,
-					static_cast<double>(b.bytes) * 8e3 / static_cast<double>(h->clock.bin_ns));
+					(static_cast<double>(b.start_ns) +
+				         static_cast<double>(h->clock.bin_ns) / 2 +
+				         static_cast<double>(al.offset_ns)) /
+						1e9,
+					static_cast<double>(b.bytes) * 8e3 /
+						static_cast<double>(h->clock.bin_ns));
 		std::sort(fr.points.begin(), fr.points.end());
 		for (const MonitorFile &m : in.monitors)
 			if (m.host == f->src)
@@ -284,17 +309,18 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	auto bit = in.ports.series.find(bneck);
 	if (bit == in.ports.series.end())
 		throw Error(in.ports_path + ": no rows for the bottleneck port " + bneck +
-			    " (meta.env bottleneck)");
+		            " (meta.env bottleneck)");
 	for (const std::string &p : ingress)
 		if (!in.ports.series.count(p))
-			throw Error(in.ports_path + ": no rows for port " + p + " (ingress of flow " +
-				    ing_flows[p] + ")");
+			throw Error(in.ports_path + ": no rows for port " + p +
+			            " (ingress of flow " + ing_flows[p] + ")");
 	const Flow *victim = nullptr;
 	for (const Flow &f : in.flows)
 		if (f.name == set.victim)
 			victim = &f;
 	if (!set.victim.empty() && !victim)
-		throw Error(in.meta_path + ": victim " + set.victim + " is not a flow of " + in.flows_path);
+		throw Error(in.meta_path + ": victim " + set.victim + " is not a flow of " +
+		            in.flows_path);
 	if (!in.flat.total_drops)
 		throw Error(in.flat_path + ": no total_drops line");
 	if (!in.flat.pfc_frames_sent)
@@ -324,10 +350,12 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 		if (auto w = combine_periods(ps, all)) {
 			ws = static_cast<double>(w->first);
 			we = static_cast<double>(w->second);
-			A.how = all ? "while every flow sends" : "from the first flow's data to the last's";
+			A.how = all ? "while every flow sends"
+			            : "from the first flow's data to the last's";
 		} else {
 			A.how = std::string("no period in which ") +
-				(all ? "every flow sends" : "any flow sends") + "; active period of " + bneck;
+			        (all ? "every flow sends" : "any flow sends") +
+			        "; active period of " + bneck;
 		}
 	} else if (!ws && !we) {
 		A.how = "active period of " + bneck;
@@ -335,13 +363,15 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	if (!ws || !we) {
 		if (!act_ok)
 			throw Error(in.ports_path + ": the bottleneck " + bneck +
-				    " has no active period (its tx_bytes grows in fewer than two samples); "
-				    "set window_start_us and window_end_us");
+			            " has no active period (its tx_bytes grows in fewer than two "
+			            "samples); "
+			            "set window_start_us and window_end_us");
 	}
 	double ws_v = ws ? *ws : static_cast<double>(act->first);
 	double we_v = we ? *we : static_cast<double>(act->second);
 	if (ws_v >= we_v)
-		throw Error(strf("%s: the window %.0f..%.0f us is empty", in.meta_path.c_str(), ws_v, we_v));
+		throw Error(strf("%s: the window %.0f..%.0f us is empty", in.meta_path.c_str(),
+		                 ws_v, we_v));
 
 	// Rounded inward to the bottleneck's samples; every rate uses it.
 	auto [I0, I1] = window_of(B, ws_v, we_v, in.ports_path, bneck);
@@ -351,10 +381,12 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	const double dt = W1 - W0;
 	double btx = rate_mbps(B, I0, I1, &PortSample::tx_bytes, in.ports_path, bneck);
 	if (B[I1].tx_frames < B[I0].tx_frames)
-		throw Error(in.ports_path + ": port " + bneck + ": tx_frames goes backwards in the window");
+		throw Error(in.ports_path + ": port " + bneck +
+		            ": tx_frames goes backwards in the window");
 	double txf = static_cast<double>(B[I1].tx_frames - B[I0].tx_frames);
 	double wire_bits = (static_cast<double>(B[I1].tx_bytes - B[I0].tx_bytes) +
-			    txf * static_cast<double>(set.overhead)) * 8;
+	                    txf * static_cast<double>(set.overhead)) *
+	                   8;
 	double util = wire_bits / (static_cast<double>(set.link_rate_bps) * dt / 1e6);
 
 	// Flows: fabric rate over the window from the ingress port's rx_bytes.
@@ -367,7 +399,8 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 		if (!f.ingress.empty()) {
 			const auto &S = in.ports.series.at(f.ingress);
 			auto [a, b] = window_of(S, W0, W1, in.ports_path, f.ingress);
-			rate[i] = rate_mbps(S, a, b, &PortSample::rx_bytes, in.ports_path, f.ingress);
+			rate[i] =
+				rate_mbps(S, a, b, &PortSample::rx_bytes, in.ports_path, f.ingress);
 		}
 		if (!f.ok) {
 			++nfailed;
@@ -392,7 +425,7 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	// without a bottleneck row is an idle (empty) queue.
 	std::vector<std::uint64_t> times;
 	std::merge(in.ports.times.begin(), in.ports.times.end(), in.queues.times.begin(),
-		   in.queues.times.end(), std::back_inserter(times));
+	           in.queues.times.end(), std::back_inserter(times));
 	times.erase(std::unique(times.begin(), times.end()), times.end());
 	const auto &Q = in.queues.bottleneck;
 	std::size_t j = 0;
@@ -402,14 +435,15 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 		while (j < Q.size() && Q[j].t_us < t)
 			++j;
 		bool hit = j < Q.size() && Q[j].t_us == t;
-		QueuePoint qp{ t, hit ? Q[j].queue_bytes : 0, hit && Q[j].paused };
+		QueuePoint qp{t, hit ? Q[j].queue_bytes : 0, hit && Q[j].paused};
 		npaused += qp.paused;
 		A.queue.push_back(qp);
 		if (static_cast<double>(t) >= W0 && static_cast<double>(t) <= W1)
 			S.push_back(static_cast<double>(qp.bytes));
 	}
 	std::sort(S.begin(), S.end());
-	double q50 = nearest_rank(S, 50) / 1000, q99 = nearest_rank(S, 99) / 1000, qmax = S.back() / 1000;
+	double q50 = nearest_rank(S, 50) / 1000, q99 = nearest_rank(S, 99) / 1000,
+	       qmax = S.back() / 1000;
 	for (double v : S)
 		A.queue_window_kb.push_back(v / 1000);
 	std::uint64_t pus1 = queue_cum(Q, &QueueSample::paused_us, A.w1),
@@ -418,8 +452,9 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 		      ecn0 = queue_cum(Q, &QueueSample::ecn_marks, A.w0);
 	if (pus1 < pus0 || ecn1 < ecn0)
 		throw Error(strf("%s: %s prio %u: counter goes backwards in the window",
-				 in.queues_path.c_str(), bneck.c_str(), set.data_prio));
-	double paused_us = static_cast<double>(pus1 - pus0), becn = static_cast<double>(ecn1 - ecn0);
+		                 in.queues_path.c_str(), bneck.c_str(), set.data_prio));
+	double paused_us = static_cast<double>(pus1 - pus0),
+	       becn = static_cast<double>(ecn1 - ecn0);
 
 	// summary.csv
 	auto kv = [&](const std::string &k, const std::string &v) { A.summary.emplace_back(k, v); };
@@ -470,9 +505,11 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	// summary.txt
 	std::string &T = A.text;
 	T += strf("%s: scenario %s, algo %s (label %s)\n", in.results.c_str(), set.scenario.c_str(),
-		  set.algo.c_str(), set.label.c_str());
-	T += strf("window %.6f .. %.6f s (%.3f s, %s)\n\n", W0 / 1e6, W1 / 1e6, dt / 1e6, A.how.c_str());
-	T += strf("%-12s %-21s %12s %12s %10s\n", "flow", "src->dst", "goodput", "fabric rate", "FCT");
+	          set.algo.c_str(), set.label.c_str());
+	T += strf("window %.6f .. %.6f s (%.3f s, %s)\n\n", W0 / 1e6, W1 / 1e6, dt / 1e6,
+	          A.how.c_str());
+	T += strf("%-12s %-21s %12s %12s %10s\n", "flow", "src->dst", "goodput", "fabric rate",
+	          "FCT");
 	T += strf("%-12s %-21s %12s %12s %10s\n", "", "", "[Mbit/s]", "[Mbit/s]", "[s]");
 	for (std::size_t i = 0; i < in.flows.size(); ++i) {
 		const Flow &f = in.flows[i];
@@ -481,40 +518,46 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 			note += " victim";
 		if (!f.ingress.empty() && nshare[f.ingress] > 1)
 			note += " shared-ingress";
-		T += strf("%-12s %-21s %12s %12s %10s%s\n", f.name.c_str(), (f.src + "->" + f.dst).c_str(),
-			  f.ok ? fmt(f.gbps * 1000, 2).c_str() : "FAILED",
-			  rate[i] ? fmt(*rate[i], 2).c_str() : "-",
-			  f.fct_s.empty() || !f.ok ? "-" : fmt(*parse_number(f.fct_s), 6).c_str(),
-			  note.c_str());
+		T += strf("%-12s %-21s %12s %12s %10s%s\n", f.name.c_str(),
+		          (f.src + "->" + f.dst).c_str(),
+		          f.ok ? fmt(f.gbps * 1000, 2).c_str() : "FAILED",
+		          rate[i] ? fmt(*rate[i], 2).c_str() : "-",
+		          f.fct_s.empty() || !f.ok ? "-" : fmt(*parse_number(f.fct_s), 6).c_str(),
+		          note.c_str());
 	}
 	T += "\n";
-	T += strf("%-26s %.2f Mbit/s (%d flows ok, %d failed)\n", "aggregate goodput", good, nok, nfailed);
-	T += strf("%-26s %s (%zu flows%s)\n", "Jain fairness index", jain ? fmt(*jain, 3).c_str() : "n/a",
-		  jx.size(), set.victim.empty() ? "" : (", victim " + set.victim + " excluded").c_str());
+	T += strf("%-26s %.2f Mbit/s (%d flows ok, %d failed)\n", "aggregate goodput", good, nok,
+	          nfailed);
+	T += strf("%-26s %s (%zu flows%s)\n", "Jain fairness index",
+	          jain ? fmt(*jain, 3).c_str() : "n/a", jx.size(),
+	          set.victim.empty() ? "" : (", victim " + set.victim + " excluded").c_str());
 	if (victim)
 		T += strf("%-26s %s Mbit/s%s\n", ("victim " + set.victim + " rate").c_str(),
-			  vr ? fmt(*vr, 2).c_str() : "-", victim->ok ? "" : " (FAILED)");
+		          vr ? fmt(*vr, 2).c_str() : "-", victim->ok ? "" : " (FAILED)");
 	if (nfct)
 		T += strf("%-26s %.6f s mean, %.6f s max (%d flows)\n", "flow completion time",
-			  fct_sum / nfct, fct_max, nfct);
+		          fct_sum / nfct, fct_max, nfct);
 	T += strf("bottleneck %s\n", bneck.c_str());
-	T += strf("  %-24s %.2f %% (%.0f bit/s link, %llu B/frame overhead)\n", "utilisation", util * 100,
-		  static_cast<double>(set.link_rate_bps), static_cast<unsigned long long>(set.overhead));
+	T += strf("  %-24s %.2f %% (%.0f bit/s link, %llu B/frame overhead)\n", "utilisation",
+	          util * 100, static_cast<double>(set.link_rate_bps),
+	          static_cast<unsigned long long>(set.overhead));
 	T += strf("  %-24s %.2f Mbit/s\n", "tx rate", btx);
 	T += strf("  %-24s %.1f / %.1f / %.1f KB (%zu samples)\n",
-		  strf("queue p%u p50/p99/max", set.data_prio).c_str(), q50, q99, qmax, S.size());
+	          strf("queue p%u p50/p99/max", set.data_prio).c_str(), q50, q99, qmax, S.size());
 	T += strf("  %-24s %.3f ms (%.1f %% of the window)\n", "paused", paused_us / 1000,
-		  paused_us * 100 / dt);
+	          paused_us * 100 / dt);
 	T += strf("  %-24s %s\n", "ECN marks", big(becn).c_str());
-	T += strf("%-26s %s\n", "ECN marks (fabric)", big(static_cast<double>(in.flat.ecn_total)).c_str());
+	T += strf("%-26s %s\n", "ECN marks (fabric)",
+	          big(static_cast<double>(in.flat.ecn_total)).c_str());
 	T += strf("%-26s %s / %s\n", "PFC frames sent / rx",
-		  big(static_cast<double>(*in.flat.pfc_frames_sent)).c_str(),
-		  big(static_cast<double>(*in.flat.pfc_frames_rx)).c_str());
+	          big(static_cast<double>(*in.flat.pfc_frames_sent)).c_str(),
+	          big(static_cast<double>(*in.flat.pfc_frames_rx)).c_str());
 	T += strf("%-26s %s\n", "drops", big(static_cast<double>(*in.flat.total_drops)).c_str());
 	if (in.hosts.files) {
 		T += strf("host counters (sum over %zu hosts)\n", in.hosts.files);
 		for (const auto &[name, v] : in.hosts.sums)
-			T += strf("  %-24s %s\n", name.c_str(), big(static_cast<double>(v)).c_str());
+			T += strf("  %-24s %s\n", name.c_str(),
+			          big(static_cast<double>(v)).c_str());
 	}
 
 	// Rate plot data: the bottleneck's tx, then each ingress port's rx.
@@ -529,7 +572,8 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	for (const auto &c : cols) {
 		const auto &s = *c.first;
 		for (std::size_t k = 1; k < s.size(); ++k) {
-			auto ta = static_cast<double>(s[k - 1].t_us), tb = static_cast<double>(s[k].t_us);
+			auto ta = static_cast<double>(s[k - 1].t_us),
+			     tb = static_cast<double>(s[k].t_us);
 			if (tb <= ta)
 				continue;
 			auto lo = static_cast<long>(std::floor(ta / opt.bin_us));
@@ -541,14 +585,18 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	if (bmin) {
 		auto n = static_cast<std::size_t>(*bmax - *bmin + 1);
 		if (n > 2000000)
-			throw Error(strf("--bin: %.0f us bins are too many for this run (%zu); use a longer bin",
-					 opt.bin_us, n));
+			throw Error(strf("--bin: %.0f us bins are too many for this run (%zu); use "
+			                 "a longer bin",
+			                 opt.bin_us, n));
 		for (const auto &c : cols) {
-			RateBins rb{ opt.bin_us, *bmin, std::vector<double>(n), std::vector<double>(n) };
+			RateBins rb{opt.bin_us, *bmin, std::vector<double>(n),
+			            std::vector<double>(n)};
 			const auto &s = *c.first;
 			for (std::size_t k = 1; k < s.size(); ++k)
-				spread(rb, static_cast<double>(s[k - 1].t_us), static_cast<double>(s[k].t_us),
-				       static_cast<double>(s[k].*c.second) - static_cast<double>(s[k - 1].*c.second));
+				spread(rb, static_cast<double>(s[k - 1].t_us),
+				       static_cast<double>(s[k].t_us),
+				       static_cast<double>(s[k].*c.second) -
+				               static_cast<double>(s[k - 1].*c.second));
 			A.rate_bins.push_back(std::move(rb));
 		}
 	}

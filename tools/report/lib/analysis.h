@@ -13,7 +13,8 @@
 #include "inputs.h"
 #include "traffic.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 // Everything read from one results directory.
 struct RunInputs {
@@ -26,15 +27,15 @@ struct RunInputs {
 	Flat flat;
 	HostCounters hosts;
 	std::map<std::string, std::string> host_port; // host -> SWITCH.PORTNAME
-	std::vector<TrafficHost> traffic;	      // empty without generator records
-	std::vector<MonitorFile> monitors;	      // hosts/NAME.monitor.csv
+	std::vector<TrafficHost> traffic;             // empty without generator records
+	std::vector<MonitorFile> monitors;            // hosts/NAME.monitor.csv
 };
 
 struct Options {
-	double bin_us = 10000;			  // rate plot bins
-	std::vector<std::uint64_t> buckets = { 100000, 10000000 }; // slowdown buckets
-	std::optional<std::uint64_t> base_rtt_ns; // overrides meta.env
-	std::size_t flow_panels = 8;		  // flows with CC state panels
+	double bin_us = 10000;                                   // rate plot bins
+	std::vector<std::uint64_t> buckets = {100000, 10000000}; // slowdown buckets
+	std::optional<std::uint64_t> base_rtt_ns;                // overrides meta.env
+	std::size_t flow_panels = 8;                             // flows with CC state panels
 };
 
 // ---- pieces (tested one by one) --------------------------------------------
@@ -42,24 +43,26 @@ struct Options {
 // First and last sample index of SERIES in [ws, we]; throws "PORTS: port
 // KEY: fewer than two samples in the window WS..WE us" unless two.
 std::pair<std::size_t, std::size_t> window_of(const std::vector<PortSample> &series, double ws,
-					      double we, const std::string &ports_path,
-					      const std::string &key);
+                                              double we, const std::string &ports_path,
+                                              const std::string &key);
 
 // Mean rate in Mbit/s of a counter between two samples; throws when the
 // counter goes backwards.
 double rate_mbps(const std::vector<PortSample> &s, std::size_t i0, std::size_t i1,
-		 std::uint64_t PortSample::*counter, const std::string &ports_path, const std::string &key);
+                 std::uint64_t PortSample::*counter, const std::string &ports_path,
+                 const std::string &key);
 
 // First and last sample time at which tx_bytes grew (nullopt if fewer
 // than two such samples... i.e. no period).
-std::optional<std::pair<std::uint64_t, std::uint64_t>> active_period(const std::vector<PortSample> &s);
+std::optional<std::pair<std::uint64_t, std::uint64_t>>
+active_period(const std::vector<PortSample> &s);
 
 // When a flow's data crossed its ingress port: from the first sample at
 // which 2% of the bytes the port received while the flow ran (from START_US
 // to END_US + 100 ms) had arrived to the first at which 98% had. nullopt
 // with fewer than two samples or no growth.
-std::optional<std::pair<std::uint64_t, std::uint64_t>>
-data_period(const std::vector<PortSample> &s, double start_us, double end_us);
+std::optional<std::pair<std::uint64_t, std::uint64_t>> data_period(const std::vector<PortSample> &s,
+                                                                   double start_us, double end_us);
 
 // The window of several data periods: their intersection (all) or their
 // span (any); nullopt when empty.
@@ -103,14 +106,15 @@ struct Analysis {
 	std::uint64_t w0 = 0, w1 = 0; // the window, us
 	std::string how;
 	std::vector<std::pair<std::string, std::string>> summary; // summary.csv
-	std::string text;					   // summary.txt
+	std::string text;                                         // summary.txt
 	std::vector<FlowData> data_periods;
 
 	// plots
-	std::vector<std::string> rate_columns; // bottleneck, then each ingress (flows joined by '+')
-	std::vector<RateBins> rate_bins;       // one per column, same bins
-	std::vector<QueuePoint> queue;	       // every sample time
-	std::vector<double> queue_window_kb;   // the samples of the window (CDF)
+	std::vector<std::string>
+		rate_columns;                // bottleneck, then each ingress (flows joined by '+')
+	std::vector<RateBins> rate_bins;     // one per column, same bins
+	std::vector<QueuePoint> queue;       // every sample time
+	std::vector<double> queue_window_kb; // the samples of the window (CDF)
 
 	std::optional<Alignment> align;
 	std::optional<SlowdownReport> slowdown;

@@ -3,7 +3,8 @@
 #include "traffic.h"
 #include "units.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 std::vector<std::uint64_t> parse_bucket_list(std::string_view text)
 {
@@ -16,7 +17,8 @@ std::vector<std::uint64_t> parse_bucket_list(std::string_view text)
 		if (*v == 0)
 			throw Error("--buckets: a bound of 0 bytes leaves the first bucket empty");
 		if (!out.empty() && *v <= out.back())
-			throw Error("--buckets: the bounds must grow: '" + w + "' after " + size_label(out.back()));
+			throw Error("--buckets: the bounds must grow: '" + w + "' after " +
+			            size_label(out.back()));
 		out.push_back(*v);
 	}
 	return out;

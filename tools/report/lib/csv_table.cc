@@ -4,9 +4,11 @@
 
 #include "error.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
-namespace {
+namespace
+{
 
 struct Collector {
 	std::vector<CsvRow> records;
@@ -59,8 +61,8 @@ std::size_t CsvTable::need_column(std::string_view name) const
 {
 	auto c = column(name);
 	if (!c)
-		throw Error(path + ": no column '" + std::string(name) + "' in the header '" + header_text +
-			    "'");
+		throw Error(path + ": no column '" + std::string(name) + "' in the header '" +
+		            header_text + "'");
 	return *c;
 }
 
@@ -82,9 +84,10 @@ CsvTable parse_csv(const std::string &path, std::string_view text)
 		auto nl = text.find('\n', pos);
 		std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
 		++c.line;
-		if (csv_parse(&p, text.data() + pos, end - pos, on_field, on_record, &c) != end - pos) {
+		if (csv_parse(&p, text.data() + pos, end - pos, on_field, on_record, &c) !=
+		    end - pos) {
 			std::string msg = strf("%s:%zu: malformed CSV (%s)", path.c_str(), c.line,
-					       csv_strerror(csv_error(&p)));
+			                       csv_strerror(csv_error(&p)));
 			csv_free(&p);
 			throw Error(msg);
 		}
@@ -92,7 +95,7 @@ CsvTable parse_csv(const std::string &path, std::string_view text)
 	}
 	if (csv_fini(&p, on_field, on_record, &c) != 0) {
 		std::string msg = strf("%s:%zu: malformed CSV (%s)", path.c_str(), c.line,
-				       csv_strerror(csv_error(&p)));
+		                       csv_strerror(csv_error(&p)));
 		csv_free(&p);
 		throw Error(msg);
 	}
@@ -112,7 +115,8 @@ CsvTable parse_csv_exact(const std::string &path, std::string_view text, std::st
 		throw Error(path + ": empty (expected header '" + std::string(want) + "')");
 	std::string got = first_line(text);
 	if (got != want)
-		throw Error(path + ": header is '" + got + "', expected '" + std::string(want) + "'");
+		throw Error(path + ": header is '" + got + "', expected '" + std::string(want) +
+		            "'");
 	return parse_csv(path, text);
 }
 

@@ -8,7 +8,8 @@
 #include <string_view>
 #include <vector>
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 struct CsvRow {
 	std::size_t line = 0; // 1-based line of the file
@@ -16,10 +17,10 @@ struct CsvRow {
 };
 
 struct CsvTable {
-	std::string path;	       // for messages
-	std::string header_text;       // the first line as written (no CR/LF)
+	std::string path;                // for messages
+	std::string header_text;         // the first line as written (no CR/LF)
 	std::vector<std::string> header; // its fields
-	std::vector<CsvRow> rows;	 // the records after it; blank lines skipped
+	std::vector<CsvRow> rows;        // the records after it; blank lines skipped
 
 	// Index of a header column, or nullopt.
 	std::optional<std::size_t> column(std::string_view name) const;

@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 std::string strf(const char *fmt, ...)
 {

@@ -8,11 +8,13 @@
 #include <string_view>
 #include <vector>
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 // A bad input or an output that cannot be written. The message names the
 // file (and line) and is shown to the operator as it is.
-class Error : public std::runtime_error {
+class Error : public std::runtime_error
+{
 public:
 	explicit Error(const std::string &msg) : std::runtime_error(msg) {}
 };

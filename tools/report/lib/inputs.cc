@@ -5,16 +5,19 @@
 #include "csv_table.h"
 #include "error.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
-namespace {
+namespace
+{
 
 bool all_of(std::string_view s, const char *extra)
 {
 	if (s.empty())
 		return false;
 	for (char c : s) {
-		bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+		bool ok =
+			(c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 		for (const char *e = extra; !ok && *e; ++e)
 			ok = c == *e;
 		if (!ok)
@@ -34,7 +37,8 @@ bool digits(std::string_view s, std::size_t min, std::size_t max)
 }
 
 // Lines of TEXT without CR/LF, numbered from 1.
-template <typename F> void each_line(std::string_view text, F f)
+template <typename F>
+void each_line(std::string_view text, F f)
 {
 	std::size_t pos = 0, n = 0;
 	while (pos < text.size()) {
@@ -78,7 +82,10 @@ std::vector<std::string> words(std::string_view l)
 	return out;
 }
 
-std::string str(std::string_view s) { return std::string(s); }
+std::string str(std::string_view s)
+{
+	return std::string(s);
+}
 
 } // namespace
 
@@ -93,10 +100,11 @@ Meta Meta::parse(const std::string &path, std::string_view text)
 		std::string_view key = l.substr(0, eq == std::string_view::npos ? 0 : eq);
 		bool key_ok = !key.empty() && !(key[0] >= '0' && key[0] <= '9') && all_of(key, "_");
 		if (eq == std::string_view::npos || !key_ok)
-			throw Error(strf("%s:%zu: not a key=value line: %s", path.c_str(), n, str(l).c_str()));
+			throw Error(strf("%s:%zu: not a key=value line: %s", path.c_str(), n,
+			                 str(l).c_str()));
 		std::string_view val = l.substr(eq + 1);
 		if (val.size() >= 2 && ((val.front() == '\'' && val.back() == '\'') ||
-					(val.front() == '"' && val.back() == '"')))
+		                        (val.front() == '"' && val.back() == '"')))
 			val = val.substr(1, val.size() - 2);
 		m.kv_[str(key)] = str(val);
 	});
@@ -151,18 +159,20 @@ Settings settings_from(const Meta &m)
 	if (check("window_end_us", digits(v, 1, 15), "a time in microseconds", true))
 		s.window_end_us = parse_uint(v);
 	v = m.get("window_mode");
-	if (check("window_mode", v == "active" || v == "all" || v == "any", "active, all or any", true))
-		s.window_mode = v == "all" ? WindowMode::kAll : v == "any" ? WindowMode::kAny
-									    : WindowMode::kActive;
+	if (check("window_mode", v == "active" || v == "all" || v == "any", "active, all or any",
+	          true))
+		s.window_mode = v == "all"   ? WindowMode::kAll
+		                : v == "any" ? WindowMode::kAny
+		                             : WindowMode::kActive;
 	if (check("victim", is_name(m.get("victim")), "a flow name", true))
 		s.victim = m.get("victim");
 	v = m.get("base_rtt_ns");
 	if (check("base_rtt_ns", digits(v, 1, 12) && *parse_uint(v) > 0,
-		  "a positive time in nanoseconds (at most 12 digits)", true))
+	          "a positive time in nanoseconds (at most 12 digits)", true))
 		s.base_rtt_ns = parse_uint(v);
 	v = m.get("mtu_bytes");
 	if (check("mtu_bytes", digits(v, 1, 5) && *parse_uint(v) >= 256 && *parse_uint(v) <= 65536,
-		  "a payload size per packet (256..65536)", true))
+	          "a payload size per packet (256..65536)", true))
 		s.mtu_bytes = *parse_uint(v);
 	v = m.get("header_bytes");
 	if (check("header_bytes", digits(v, 1, 4), "a byte count (0..9999)", true))
@@ -172,8 +182,8 @@ Settings settings_from(const Meta &m)
 
 std::vector<Flow> parse_flows(const std::string &path, std::string_view text)
 {
-	static const char *const col[] = { "flow", "src",   "dst",   "ingress", "start_s",
-					   "end_s", "bytes", "gbps", "fct_s",   "status" };
+	static const char *const col[] = {"flow",  "src",   "dst",  "ingress", "start_s",
+	                                  "end_s", "bytes", "gbps", "fct_s",   "status"};
 	CsvTable t = parse_csv_exact(path, text, kFlowsHeader);
 	std::vector<Flow> flows;
 	std::map<std::string, bool> seen;
@@ -188,21 +198,25 @@ std::vector<Flow> parse_flows(const std::string &path, std::string_view text)
 			throw Error(w + ": flow " + f[0] + " appears twice");
 		seen[f[0]] = true;
 		if (f[9] != "ok" && f[9] != "failed")
-			throw Error(w + ": flow " + f[0] + ": status '" + f[9] + "' is not ok or failed");
+			throw Error(w + ": flow " + f[0] + ": status '" + f[9] +
+			            "' is not ok or failed");
 		// A flow that failed early may lack its hosts and ingress.
 		bool empty_ok = f[9] == "failed";
 		if (!(is_name(f[1]) || (empty_ok && f[1].empty())) ||
 		    !(is_name(f[2]) || (empty_ok && f[2].empty())))
-			throw Error(w + ": flow " + f[0] + ": bad src or dst '" + f[1] + "', '" + f[2] + "'");
+			throw Error(w + ": flow " + f[0] + ": bad src or dst '" + f[1] + "', '" +
+			            f[2] + "'");
 		if (!(is_port_key(f[3]) || (empty_ok && f[3].empty())))
-			throw Error(w + ": flow " + f[0] + ": ingress '" + f[3] + "' is not SWITCH.PORTNAME");
+			throw Error(w + ": flow " + f[0] + ": ingress '" + f[3] +
+			            "' is not SWITCH.PORTNAME");
 		for (std::size_t i = 4; i <= 8; ++i) {
 			if (f[i].empty() && (i == 8 || f[9] == "failed"))
 				continue;
-			bool ok = i == 6 ? parse_uint(f[i]).has_value() : parse_number(f[i]).has_value();
+			bool ok = i == 6 ? parse_uint(f[i]).has_value()
+			                 : parse_number(f[i]).has_value();
 			if (!ok)
 				throw Error(w + ": flow " + f[0] + ": " + col[i] + " '" + f[i] +
-					    "' is not a number");
+				            "' is not a number");
 		}
 		Flow fl;
 		fl.name = f[0];
@@ -219,7 +233,8 @@ std::vector<Flow> parse_flows(const std::string &path, std::string_view text)
 	return flows;
 }
 
-namespace {
+namespace
+{
 
 // Fields of a telemetry row: names in columns 2 and 4 (1-based), whole
 // numbers elsewhere.
@@ -227,7 +242,8 @@ std::vector<std::uint64_t> telemetry_row(const CsvTable &t, const CsvRow &r, std
 {
 	const auto &f = r.fields;
 	if (f.size() != want)
-		throw Error(strf("%s: expected %zu fields, found %zu", t.where(r).c_str(), want, f.size()));
+		throw Error(strf("%s: expected %zu fields, found %zu", t.where(r).c_str(), want,
+		                 f.size()));
 	std::vector<std::uint64_t> v(want, 0);
 	for (std::size_t i = 0; i < want; ++i) {
 		bool ok;
@@ -240,8 +256,8 @@ std::vector<std::uint64_t> telemetry_row(const CsvTable &t, const CsvRow &r, std
 				v[i] = *n;
 		}
 		if (!ok)
-			throw Error(strf("%s: bad value '%s' in column %zu", t.where(r).c_str(), f[i].c_str(),
-					 i + 1));
+			throw Error(strf("%s: bad value '%s' in column %zu", t.where(r).c_str(),
+			                 f[i].c_str(), i + 1));
 	}
 	return v;
 }
@@ -264,7 +280,7 @@ Ports parse_ports(const std::string &path, std::string_view text)
 		have_last = true;
 		last = time;
 		auto &s = p.series[r.fields[1] + "." + r.fields[3]];
-		PortSample ps{ time, v[5], v[6], v[7] };
+		PortSample ps{time, v[5], v[6], v[7]};
 		if (!s.empty() && s.back().t_us == time)
 			s.back() = ps;
 		else
@@ -274,7 +290,7 @@ Ports parse_ports(const std::string &path, std::string_view text)
 }
 
 Queues parse_queues(const std::string &path, std::string_view text, const std::string &bottleneck,
-		    unsigned prio)
+                    unsigned prio)
 {
 	CsvTable t = parse_csv_exact(path, text, kQueuesHeader);
 	Queues q;
@@ -284,7 +300,7 @@ Queues parse_queues(const std::string &path, std::string_view text, const std::s
 		auto v = telemetry_row(t, r, 16);
 		if (v[4] > 7)
 			throw Error(strf("%s: priority %s is not 0..7", t.where(r).c_str(),
-					 r.fields[4].c_str()));
+			                 r.fields[4].c_str()));
 		std::uint64_t time = v[0];
 		if (have_last && time < last)
 			throw Error(t.where(r) + ": time_us goes backwards");
@@ -294,7 +310,7 @@ Queues parse_queues(const std::string &path, std::string_view text, const std::s
 		last = time;
 		if (r.fields[1] + "." + r.fields[3] != bottleneck || v[4] != prio)
 			continue;
-		QueueSample s{ time, v[5], v[7] != 0, v[10], v[14] };
+		QueueSample s{time, v[5], v[7] != 0, v[10], v[14]};
 		if (!q.bottleneck.empty() && q.bottleneck.back().t_us == time)
 			q.bottleneck.back() = s;
 		else
@@ -313,10 +329,11 @@ Flat parse_flat(const std::string &path, std::string_view text)
 		auto f = words(l);
 		const std::string &k = f.empty() ? std::string() : f[0];
 		bool ecn = k.size() > 10 && k.compare(k.size() - 10, 10, ".ecn_marks") == 0;
-		bool counter = k == "total_drops" || k == "pfc_frames_sent" || k == "pfc_frames_rx" || ecn;
+		bool counter =
+			k == "total_drops" || k == "pfc_frames_sent" || k == "pfc_frames_rx" || ecn;
 		if (f.size() < 2 || (counter && (f.size() != 2 || !parse_uint(f[1]))))
-			throw Error(strf("%s:%zu: expected 'key value'%s, found '%s'", path.c_str(), n,
-					 counter ? " with a whole number" : "", str(l).c_str()));
+			throw Error(strf("%s:%zu: expected 'key value'%s, found '%s'", path.c_str(),
+			                 n, counter ? " with a whole number" : "", str(l).c_str()));
 		if (!counter)
 			return;
 		std::uint64_t v = *parse_uint(f[1]);
@@ -341,8 +358,9 @@ void HostCounters::add(const std::string &path, std::string_view text)
 			return;
 		auto f = words(l);
 		if (f.size() != 2 || !is_name(f[0]) || !parse_uint(f[1]))
-			throw Error(strf("%s:%zu: expected 'name value' with a whole number, found '%s'",
-					 path.c_str(), n, str(l).c_str()));
+			throw Error(strf(
+				"%s:%zu: expected 'name value' with a whole number, found '%s'",
+				path.c_str(), n, str(l).c_str()));
 		std::uint64_t v = *parse_uint(f[1]);
 		for (auto &kv : sums)
 			if (kv.first == f[0]) {
@@ -359,10 +377,12 @@ std::uint64_t parse_fabric_t0(const std::string &path, std::string_view text)
 	while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
 		s.pop_back();
 	auto dot = s.find('.');
-	std::string whole = s.substr(0, dot), frac = dot == std::string::npos ? "" : s.substr(dot + 1);
+	std::string whole = s.substr(0, dot),
+		    frac = dot == std::string::npos ? "" : s.substr(dot + 1);
 	auto w = parse_uint(whole);
 	if (frac.size() > 9 || (!frac.empty() && !parse_uint(frac)) || !w || *w > 9999999999ULL)
-		throw Error(path + ": '" + s + "' is not a wall-clock time in seconds (e.g. 1764000000.123456)");
+		throw Error(path + ": '" + s +
+		            "' is not a wall-clock time in seconds (e.g. 1764000000.123456)");
 	frac.resize(9, '0');
 	return *w * 1000000000ULL + *parse_uint(frac);
 }

@@ -12,7 +12,8 @@
 #include <utility>
 #include <vector>
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 inline constexpr std::string_view kFlowsHeader =
 	"flow,src,dst,ingress,start_s,end_s,bytes,gbps,fct_s,status";
@@ -24,7 +25,8 @@ inline constexpr std::string_view kPortsHeader =
 	"mac_control_rx";
 
 // meta.env: key=value lines, never executed.
-class Meta {
+class Meta
+{
 public:
 	// Throws "PATH:N: not a key=value line: ..." on a line that is neither
 	// blank, a comment nor key=value. Quotes around a value are removed.
@@ -43,8 +45,8 @@ private:
 // How the window is chosen when meta.env does not set it (window_mode).
 enum class WindowMode {
 	kActive, // the bottleneck's active period
-	kAll,	 // while every flow sends data
-	kAny,	 // from the first flow's data to the last flow's
+	kAll,    // while every flow sends data
+	kAny,    // from the first flow's data to the last flow's
 };
 
 // The settings of meta.env the report uses, checked.
@@ -73,7 +75,7 @@ Settings settings_from(const Meta &meta);
 // A row of flows.csv (perftest flows).
 struct Flow {
 	std::string name, src, dst, ingress; // ingress SWITCH.PORTNAME, "" if unknown
-	std::string start_s, end_s;	     // as written ("" if unknown)
+	std::string start_s, end_s;          // as written ("" if unknown)
 	double gbps = 0;
 	std::string fct_s; // as written, "" for long-running flows
 	bool ok = true;
@@ -111,7 +113,7 @@ struct Queues {
 
 // Keeps the rows of BOTTLENECK (SWITCH.PORTNAME) at priority PRIO.
 Queues parse_queues(const std::string &path, std::string_view text, const std::string &bottleneck,
-		    unsigned prio);
+                    unsigned prio);
 
 // The counters of summary.flat the report uses.
 struct Flat {

@@ -5,9 +5,11 @@
 
 #include "error.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
-namespace {
+namespace
+{
 
 std::string q(const std::string &path) // a gnuplot single-quoted string
 {
@@ -31,7 +33,7 @@ std::string dq(const std::string &text) // a gnuplot double-quoted string
 std::string header(const PlotContext &c, const char *name, int w, int h)
 {
 	return strf("set terminal %s size %d,%d\nset output %s\n", c.term.c_str(), w, h,
-		    q(c.dir + "/" + name + ".png").c_str());
+	            q(c.dir + "/" + name + ".png").c_str());
 }
 
 double rate_ymax(const Analysis &a)
@@ -87,7 +89,8 @@ std::string rate_dat(const Analysis &a)
 		return out;
 	const RateBins &b0 = a.rate_bins.front();
 	for (std::size_t i = 0; i < b0.bytes.size(); ++i) {
-		out += strf("%.6f", (static_cast<double>(b0.first + static_cast<long>(i)) + 0.5) * b0.bin_us / 1e6);
+		out += strf("%.6f", (static_cast<double>(b0.first + static_cast<long>(i)) + 0.5) *
+		                            b0.bin_us / 1e6);
 		for (const RateBins &b : a.rate_bins)
 			out += strf(" %.3f", b.mbps(i));
 		out += "\n";
@@ -101,10 +104,10 @@ std::string queue_dat(const Analysis &a)
 	const auto &Q = a.queue;
 	for (std::size_t k = 0; k < Q.size(); ++k) {
 		double w = k + 1 < Q.size() ? static_cast<double>(Q[k + 1].t_us - Q[k].t_us)
-			   : Q.size() > 1   ? static_cast<double>(Q[k].t_us - Q[k - 1].t_us)
-					    : 1000;
+		           : Q.size() > 1   ? static_cast<double>(Q[k].t_us - Q[k - 1].t_us)
+		                            : 1000;
 		out += strf("%.6f %.3f %d %.6f\n", static_cast<double>(Q[k].t_us) / 1e6,
-			    static_cast<double>(Q[k].bytes) / 1000, Q[k].paused ? 1 : 0, w / 1e6);
+		            static_cast<double>(Q[k].bytes) / 1000, Q[k].paused ? 1 : 0, w / 1e6);
 	}
 	return out;
 }
@@ -122,8 +125,9 @@ std::string slowdown_dat(const SlowdownReport &s)
 	std::string out = "size_bytes p50 p95 p99 flows bucket\n";
 	for (const BucketStats &b : s.fine)
 		if (b.dist)
-			out += strf("%.0f %.4f %.4f %.4f %zu %s\n", *b.median_size, b.dist->p50, b.dist->p95,
-				    b.dist->p99, b.dist->count, b.bucket.label.c_str());
+			out += strf("%.0f %.4f %.4f %.4f %zu %s\n", *b.median_size, b.dist->p50,
+			            b.dist->p95, b.dist->p99, b.dist->count,
+			            b.bucket.label.c_str());
 	return out;
 }
 
@@ -131,8 +135,9 @@ std::string slowdown_flows_csv(const SlowdownReport &s)
 {
 	std::string out = "flow,size_bytes,fct_ns,ideal_fct_ns,slowdown\n";
 	for (const FlowSlowdown &f : s.flows)
-		out += strf("%s,%llu,%.0f,%.0f,%.4f\n", f.flow.c_str(), static_cast<unsigned long long>(f.size),
-			    f.fct_ns, f.ideal_ns, f.slowdown);
+		out += strf("%s,%llu,%.0f,%.0f,%.4f\n", f.flow.c_str(),
+		            static_cast<unsigned long long>(f.size), f.fct_ns, f.ideal_ns,
+		            f.slowdown);
 	return out;
 }
 
@@ -156,9 +161,12 @@ std::string flow_cc_dat(const Analysis &a, std::vector<std::string> &labels)
 	for (const FlowRateSeries &f : a.flow_rates)
 		for (const CcPoint &p : f.cc)
 			for (const auto &kv : p.feedback)
-				if (std::find(labels.begin(), labels.end(), kv.first) == labels.end())
+				if (std::find(labels.begin(), labels.end(), kv.first) ==
+				    labels.end())
 					labels.push_back(kv.first);
-	auto o = [](const std::optional<double> &v) { return v ? strf(" %.6g", *v) : std::string(" nan"); };
+	auto o = [](const std::optional<double> &v) {
+		return v ? strf(" %.6g", *v) : std::string(" nan");
+	};
 	std::string out;
 	for (const FlowRateSeries &f : a.flow_rates) {
 		out += "# " + f.flow + ": t_s rate_mbps target_mbps alpha window_kb";
@@ -168,8 +176,8 @@ std::string flow_cc_dat(const Analysis &a, std::vector<std::string> &labels)
 		if (f.cc.empty())
 			out += "nan nan nan nan nan" + std::string(labels.size() * 4, ' ') + "\n";
 		for (const CcPoint &p : f.cc) {
-			out += strf("%.6f", p.t_s) + o(p.rate_mbps) + o(p.target_mbps) + o(p.alpha) +
-			       o(p.window_kb);
+			out += strf("%.6f", p.t_s) + o(p.rate_mbps) + o(p.target_mbps) +
+			       o(p.alpha) + o(p.window_kb);
 			for (const std::string &l : labels) {
 				auto it = p.feedback.find(l);
 				out += it == p.feedback.end() ? " nan" : strf(" %.0f", it->second);
@@ -184,14 +192,16 @@ std::string flow_cc_dat(const Analysis &a, std::vector<std::string> &labels)
 std::string rate_gp(const PlotContext &c, const Analysis &a, const Settings &s)
 {
 	std::string g = header(c, "rate", 1000, 600);
-	g += "set title " + dq(c.title + ": rate per flow (fabric ingress, " + c.bin_text + " bins)") + "\n";
+	g += "set title " +
+	     dq(c.title + ": rate per flow (fabric ingress, " + c.bin_text + " bins)") + "\n";
 	g += "set xlabel \"time (s)\"\nset ylabel \"Mbit/s\"\n";
 	g += strf("set yrange [0:%.3f]\n", rate_ymax(a));
 	g += "set grid\nset key outside right top\nset key autotitle columnhead\n";
-	g += "plot " + q(c.dir + "/rate.dat") + " using 1:2 with lines lw 3 lc rgb \"black\" title " +
+	g += "plot " + q(c.dir + "/rate.dat") +
+	     " using 1:2 with lines lw 3 lc rgb \"black\" title " +
 	     dq("bottleneck " + s.bottleneck + " tx") + ", \\\n";
 	g += strf("     for [i=3:%zu] '' using 1:i with lines lw 1.5 title columnheader(i)\n",
-		  a.rate_columns.size() + 1);
+	          a.rate_columns.size() + 1);
 	return g;
 }
 
@@ -199,31 +209,40 @@ std::string queue_gp(const PlotContext &c, const Analysis &a, const Settings &s)
 {
 	std::string g = header(c, "queue", 1000, 500);
 	double ymax = queue_ymax(a);
-	g += "set title " + dq(c.title + ": bottleneck " + s.bottleneck + " queue, priority " +
-			       std::to_string(s.data_prio)) + "\n";
+	g += "set title " +
+	     dq(c.title + ": bottleneck " + s.bottleneck + " queue, priority " +
+	        std::to_string(s.data_prio)) +
+	     "\n";
 	g += "set xlabel \"time (s)\"\nset ylabel \"KB\"\n";
 	g += strf("set yrange [0:%.3f]\n", ymax);
 	g += "set grid\nset key outside right top\nset style fill transparent solid 0.25 noborder\n"
 	     "set key autotitle columnhead\n";
-	bool paused = std::any_of(a.queue.begin(), a.queue.end(), [](const QueuePoint &p) { return p.paused; });
+	bool paused = std::any_of(a.queue.begin(), a.queue.end(),
+	                          [](const QueuePoint &p) { return p.paused; });
 	std::string dat = q(c.dir + "/queue.dat");
 	if (paused)
-		g += "plot " + dat + strf(" using ($1 + $4 / 2):($3 > 0 ? %.3f : 1/0):4 with boxes lc rgb \"red\" "
-					  "title \"egress paused (PFC)\", \\\n", ymax) +
+		g += "plot " + dat +
+		     strf(" using ($1 + $4 / 2):($3 > 0 ? %.3f : 1/0):4 with boxes lc rgb \"red\" "
+		          "title \"egress paused (PFC)\", \\\n",
+		          ymax) +
 		     "     '' using 1:2 with lines lw 1.5 lc rgb \"blue\" title \"queue\"\n";
 	else
-		g += "plot " + dat + " using 1:2 with lines lw 1.5 lc rgb \"blue\" title \"queue\"\n";
+		g += "plot " + dat +
+		     " using 1:2 with lines lw 1.5 lc rgb \"blue\" title \"queue\"\n";
 	return g;
 }
 
 std::string queue_cdf_gp(const PlotContext &c, const Settings &s)
 {
 	std::string g = header(c, "queue_cdf", 1000, 500);
-	g += "set title " + dq(c.title + ": CDF of the bottleneck " + s.bottleneck + " queue (priority " +
-			       std::to_string(s.data_prio) + ", window samples)") + "\n";
+	g += "set title " +
+	     dq(c.title + ": CDF of the bottleneck " + s.bottleneck + " queue (priority " +
+	        std::to_string(s.data_prio) + ", window samples)") +
+	     "\n";
 	g += "set xlabel \"queue (KB)\"\nset ylabel \"fraction of samples\"\nset yrange [0:1.02]\n"
 	     "set xrange [0:*]\nset grid\nset key outside right top\n";
-	g += "plot " + q(c.dir + "/queue_cdf.dat") + " using 1:2 with steps lw 2 lc rgb \"blue\" title \"queue\"\n";
+	g += "plot " + q(c.dir + "/queue_cdf.dat") +
+	     " using 1:2 with steps lw 2 lc rgb \"blue\" title \"queue\"\n";
 	return g;
 }
 
@@ -231,10 +250,12 @@ std::string slowdown_gp(const PlotContext &c)
 {
 	std::string g = header(c, "slowdown", 1000, 500);
 	g += "set title " + dq(c.title + ": FCT slowdown by flow size") + "\n";
-	g += "set xlabel \"flow size (bytes, median of each size bucket)\"\nset ylabel \"FCT slowdown\"\n"
+	g += "set xlabel \"flow size (bytes, median of each size bucket)\"\nset ylabel \"FCT "
+	     "slowdown\"\n"
 	     "set logscale x\nset logscale y\nset grid\nset key outside right top\n";
 	std::string d = q(c.dir + "/slowdown.dat");
-	g += "plot " + d + " using 1:4 with linespoints lw 2 title \"p99\", \\\n"
+	g += "plot " + d +
+	     " using 1:4 with linespoints lw 2 title \"p99\", \\\n"
 	     "     '' using 1:3 with linespoints lw 2 title \"p95\", \\\n"
 	     "     '' using 1:2 with linespoints lw 2 title \"p50\"\n";
 	return g;
@@ -248,7 +269,7 @@ std::string flows_gp(const PlotContext &c, const Analysis &a, const std::vector<
 		panels += f.cc.empty() ? 1u : 2u;
 	std::string g = header(c, "flows", 1000, static_cast<int>(200 * panels + 60));
 	g += strf("set multiplot layout %zu,1 title %s\n", panels,
-		  dq(c.title + ": per-flow rate (generator bins) and sender CC state").c_str());
+	          dq(c.title + ": per-flow rate (generator bins) and sender CC state").c_str());
 	g += "set lmargin at screen 0.08\nset rmargin at screen 0.80\nset grid\n"
 	     "set key outside right top\nset xlabel \"time (s, fabric clock)\"\n";
 	std::string rd = q(c.dir + "/flow_rate.dat"), cd = q(c.dir + "/flow_cc.dat");
@@ -269,28 +290,37 @@ std::string flows_gp(const PlotContext &c, const Analysis &a, const std::vector<
 		g += strf("set xrange [%.6f:%.6f]\n", lo, hi);
 		g += "unset y2tics\nunset y2label\nset ytics mirror\nset yrange [0:*]\n";
 		g += "set title " + dq("flow " + f.flow) + "\nset ylabel \"Mbit/s\"\n";
-		g += strf("plot %s index %zu using 1:2 with histeps lw 1.5 lc rgb \"black\" title \"goodput\"",
-			  rd.c_str(), i);
+		g += strf("plot %s index %zu using 1:2 with histeps lw 1.5 lc rgb \"black\" title "
+		          "\"goodput\"",
+		          rd.c_str(), i);
 		if (!f.cc.empty())
-			g += strf(", \\\n     %s index %zu using 1:2 with steps lw 1.5 lc rgb \"blue\" title \"CC rate\", "
-				  "\\\n     %s index %zu using 1:3 with steps lw 1.5 dt 2 lc rgb \"dark-green\" "
-				  "title \"target rate\"",
-				  cd.c_str(), i, cd.c_str(), i);
+			g += strf(", \\\n     %s index %zu using 1:2 with steps lw 1.5 lc rgb "
+			          "\"blue\" title \"CC rate\", "
+			          "\\\n     %s index %zu using 1:3 with steps lw 1.5 dt 2 lc rgb "
+			          "\"dark-green\" "
+			          "title \"target rate\"",
+			          cd.c_str(), i, cd.c_str(), i);
 		g += "\n";
 		if (f.cc.empty())
 			continue;
-		bool window = std::any_of(f.cc.begin(), f.cc.end(), [](const CcPoint &p) { return p.window_kb.has_value(); });
+		bool window = std::any_of(f.cc.begin(), f.cc.end(),
+		                          [](const CcPoint &p) { return p.window_kb.has_value(); });
 		g += "set title " + dq("flow " + f.flow + ": sender QP state") + "\n";
-		g += window ? "set ylabel \"alpha / window (KB)\"\nset yrange [0:*]\n" : "set ylabel \"alpha\"\nset yrange [0:1.05]\n";
-		g += "set y2label \"feedback (cumulative)\"\nset y2tics\nset ytics nomirror\nset y2range [0:*]\n";
-		g += strf("plot %s index %zu using 1:4 with steps lw 1.5 lc rgb \"purple\" title \"alpha\"",
-			  cd.c_str(), i);
+		g += window ? "set ylabel \"alpha / window (KB)\"\nset yrange [0:*]\n"
+		            : "set ylabel \"alpha\"\nset yrange [0:1.05]\n";
+		g += "set y2label \"feedback (cumulative)\"\nset y2tics\nset ytics nomirror\nset "
+		     "y2range [0:*]\n";
+		g += strf("plot %s index %zu using 1:4 with steps lw 1.5 lc rgb \"purple\" title "
+		          "\"alpha\"",
+		          cd.c_str(), i);
 		if (window)
-			g += strf(", \\\n     %s index %zu using 1:5 with steps lw 1.5 lc rgb \"orange\" title \"window (KB)\"",
-				  cd.c_str(), i);
+			g += strf(", \\\n     %s index %zu using 1:5 with steps lw 1.5 lc rgb "
+			          "\"orange\" title \"window (KB)\"",
+			          cd.c_str(), i);
 		for (std::size_t k = 0; k < fb.size(); ++k)
-			g += strf(", \\\n     %s index %zu using 1:%zu axes x1y2 with steps lw 1 title %s", cd.c_str(),
-				  i, 6 + k, dq(fb[k]).c_str());
+			g += strf(", \\\n     %s index %zu using 1:%zu axes x1y2 with steps lw 1 "
+			          "title %s",
+			          cd.c_str(), i, 6 + k, dq(fb[k]).c_str());
 		g += "\n";
 	}
 	g += "unset multiplot\n";
@@ -299,9 +329,9 @@ std::string flows_gp(const PlotContext &c, const Analysis &a, const std::vector<
 
 // ---- comparison ---------------------------------------------------------------
 
-const std::vector<std::string> kCompareKeys = { "label",	 "goodput_mbps", "jain",   "util",
-						"queue_p50_kb",	 "queue_p99_kb", "queue_max_kb", "ecn_marks",
-						"pfc_sent",	 "pfc_rx",	 "drops",  "fct_mean_s" };
+const std::vector<std::string> kCompareKeys = {
+	"label",        "goodput_mbps", "jain",     "util",   "queue_p50_kb", "queue_p99_kb",
+	"queue_max_kb", "ecn_marks",    "pfc_sent", "pfc_rx", "drops",        "fct_mean_s"};
 
 std::string comparison_csv(const std::vector<CompareRun> &runs)
 {
@@ -320,20 +350,22 @@ std::string comparison_csv(const std::vector<CompareRun> &runs)
 std::string comparison_txt(const std::string &scenario, const std::vector<CompareRun> &runs)
 {
 	std::string t = strf("comparison: scenario %s\n\n", scenario.c_str());
-	t += strf("%-14s %10s %6s %7s %9s %9s %9s %9s %9s %9s %7s %10s\n", "label", "goodput", "Jain", "util",
-		  "q p50", "q p99", "q max", "ECN", "PFC sent", "PFC rx", "drops", "mean FCT");
-	t += strf("%-14s %10s %6s %7s %9s %9s %9s %9s %9s %9s %7s %10s\n", "", "[Mbit/s]", "", "[%]", "[KB]",
-		  "[KB]", "[KB]", "marks", "", "", "", "[s]");
+	t += strf("%-14s %10s %6s %7s %9s %9s %9s %9s %9s %9s %7s %10s\n", "label", "goodput",
+	          "Jain", "util", "q p50", "q p99", "q max", "ECN", "PFC sent", "PFC rx", "drops",
+	          "mean FCT");
+	t += strf("%-14s %10s %6s %7s %9s %9s %9s %9s %9s %9s %7s %10s\n", "", "[Mbit/s]", "",
+	          "[%]", "[KB]", "[KB]", "[KB]", "marks", "", "", "", "[s]");
 	auto num = [](const std::string &s) { return std::strtod(s.c_str(), nullptr); };
 	for (const CompareRun &r : runs) {
 		auto v = [&](const char *k) { return r.summary.at(k); };
-		t += strf("%-14s %10.2f %6s %7.2f %9.1f %9.1f %9.1f %9s %9s %9s %7s %10s\n", v("label").c_str(),
-			  num(v("goodput_mbps")),
-			  v("jain") == "n/a" ? "n/a" : strf("%.3f", num(v("jain"))).c_str(),
-			  num(v("util")) * 100, num(v("queue_p50_kb")), num(v("queue_p99_kb")),
-			  num(v("queue_max_kb")), v("ecn_marks").c_str(), v("pfc_sent").c_str(),
-			  v("pfc_rx").c_str(), v("drops").c_str(),
-			  v("fct_mean_s") == "n/a" ? "-" : strf("%.6f", num(v("fct_mean_s"))).c_str());
+		t += strf("%-14s %10.2f %6s %7.2f %9.1f %9.1f %9.1f %9s %9s %9s %7s %10s\n",
+		          v("label").c_str(), num(v("goodput_mbps")),
+		          v("jain") == "n/a" ? "n/a" : strf("%.3f", num(v("jain"))).c_str(),
+		          num(v("util")) * 100, num(v("queue_p50_kb")), num(v("queue_p99_kb")),
+		          num(v("queue_max_kb")), v("ecn_marks").c_str(), v("pfc_sent").c_str(),
+		          v("pfc_rx").c_str(), v("drops").c_str(),
+		          v("fct_mean_s") == "n/a" ? "-"
+		                                   : strf("%.6f", num(v("fct_mean_s"))).c_str());
 	}
 	// FCT slowdown per size bucket, for the runs that have it
 	const SlowdownReport *first = nullptr;
@@ -352,7 +384,8 @@ std::string comparison_txt(const std::string &scenario, const std::vector<Compar
 			t += d ? strf(" %9.2f/%9.2f", d->p50, d->p99) : strf(" %19s", "-");
 		};
 		if (!r.analysis || !r.analysis->slowdown) {
-			t += " " + (r.analysis ? r.analysis->slowdown_note : std::string("n/a")) + "\n";
+			t += " " + (r.analysis ? r.analysis->slowdown_note : std::string("n/a")) +
+			     "\n";
 			continue;
 		}
 		for (const BucketStats &b : r.analysis->slowdown->buckets)
@@ -374,8 +407,9 @@ std::string comparison_slowdown_csv(const std::vector<CompareRun> &runs)
 		const SlowdownReport &s = *r.analysis->slowdown;
 		auto row = [&](const std::string &label, const std::optional<Distribution> &d) {
 			if (d)
-				out += strf("%s,%s,%zu,%.3f,%.3f,%.3f,%.3f\n", r.summary.at("label").c_str(),
-					    label.c_str(), d->count, d->p50, d->p95, d->p99, d->mean);
+				out += strf("%s,%s,%zu,%.3f,%.3f,%.3f,%.3f\n",
+				            r.summary.at("label").c_str(), label.c_str(), d->count,
+				            d->p50, d->p95, d->p99, d->mean);
 			else
 				out += r.summary.at("label") + "," + label + ",0,n/a,n/a,n/a,n/a\n";
 		};
@@ -395,8 +429,9 @@ std::string cmp_queue_gp(const PlotContext &c, const std::vector<CompareRun> &ru
 		qmax = std::max(qmax, queue_ymax(a));
 		xmax = std::max(xmax, static_cast<double>(a.w1 - a.w0) / 1e6 + 2);
 		plot += (plot.empty() ? "" : ", ") + q(r.work + "/queue.dat") +
-			strf(" using ($1 - %.6f):2 with lines lw 1.5 title ", static_cast<double>(a.w0) / 1e6) +
-			dq(r.summary.at("label"));
+		        strf(" using ($1 - %.6f):2 with lines lw 1.5 title ",
+		             static_cast<double>(a.w0) / 1e6) +
+		        dq(r.summary.at("label"));
 	}
 	std::string g = header(c, "queue", 1000, 500);
 	g += "set title " + dq(c.title + ": bottleneck queue, data priority") + "\n";
@@ -418,13 +453,14 @@ std::string cmp_rate_gp(const PlotContext &c, const std::vector<CompareRun> &run
 		double t0 = static_cast<double>(a.w0) / 1e6;
 		const std::string &lab = r.summary.at("label");
 		std::string dat = q(r.work + "/rate.dat");
-		tplot += (tplot.empty() ? "" : ", ") + dat + strf(" using ($1 - %.6f):2 with lines lw 2 title ", t0) +
-			 dq(lab);
+		tplot += (tplot.empty() ? "" : ", ") + dat +
+		         strf(" using ($1 - %.6f):2 with lines lw 2 title ", t0) + dq(lab);
 		panels += "set title " + dq(lab + ": rate per flow") + "\n";
-		panels += "plot " + dat + strf(" using ($1 - %.6f):2 with lines lw 3 lc rgb \"black\" title "
-					       "\"bottleneck tx\", for [i=3:%zu] '' using ($1 - %.6f):i with lines "
-					       "lw 1.5 title columnheader(i)\n",
-					       t0, a.rate_columns.size() + 1, t0);
+		panels += "plot " + dat +
+		          strf(" using ($1 - %.6f):2 with lines lw 3 lc rgb \"black\" title "
+		               "\"bottleneck tx\", for [i=3:%zu] '' using ($1 - %.6f):i with lines "
+		               "lw 1.5 title columnheader(i)\n",
+		               t0, a.rate_columns.size() + 1, t0);
 	}
 	std::string g = header(c, "rate", 1000, static_cast<int>(300 * (runs.size() + 1)));
 	g += strf("set multiplot layout %zu,1\n", runs.size() + 1);
@@ -442,11 +478,13 @@ std::string cmp_queue_cdf_gp(const PlotContext &c, const std::vector<CompareRun>
 	std::string plot;
 	for (const CompareRun &r : runs)
 		plot += (plot.empty() ? "" : ", ") + q(r.work + "/queue_cdf.dat") +
-			" using 1:2 with steps lw 2 title " + dq(r.summary.at("label"));
+		        " using 1:2 with steps lw 2 title " + dq(r.summary.at("label"));
 	std::string g = header(c, "queue_cdf", 1000, 500);
-	g += "set title " + dq(c.title + ": CDF of the bottleneck queue (data priority, window samples)") + "\n";
+	g += "set title " +
+	     dq(c.title + ": CDF of the bottleneck queue (data priority, window samples)") + "\n";
 	g += "set xlabel \"queue (KB)\"\nset ylabel \"fraction of samples\"\nset yrange [0:1.02]\n"
-	     "set xrange [0:*]\nset grid\nset key outside right top\nset key autotitle columnhead\n";
+	     "set xrange [0:*]\nset grid\nset key outside right top\nset key autotitle "
+	     "columnhead\n";
 	g += "plot " + plot + "\n";
 	return g;
 }
@@ -461,13 +499,16 @@ std::string cmp_slowdown_gp(const PlotContext &c, const std::vector<CompareRun> 
 		++k;
 		std::string d = q(r.work + "/slowdown.dat");
 		const std::string &lab = r.summary.at("label");
-		plot += (plot.empty() ? "" : ", \\\n     ") +
-			d + strf(" using 1:4 with linespoints lw 2 lc %d title ", k) + dq(lab + " p99") +
-			", " + d + strf(" using 1:2 with linespoints lw 1 dt 2 lc %d title ", k) + dq(lab + " p50");
+		plot += (plot.empty() ? "" : ", \\\n     ") + d +
+		        strf(" using 1:4 with linespoints lw 2 lc %d title ", k) +
+		        dq(lab + " p99") + ", " + d +
+		        strf(" using 1:2 with linespoints lw 1 dt 2 lc %d title ", k) +
+		        dq(lab + " p50");
 	}
 	std::string g = header(c, "slowdown", 1000, 500);
 	g += "set title " + dq(c.title + ": FCT slowdown by flow size") + "\n";
-	g += "set xlabel \"flow size (bytes)\"\nset ylabel \"FCT slowdown\"\nset logscale x\nset logscale y\n"
+	g += "set xlabel \"flow size (bytes)\"\nset ylabel \"FCT slowdown\"\nset logscale x\nset "
+	     "logscale y\n"
 	     "set grid\nset key outside right top\nset key autotitle columnhead\n";
 	g += "plot " + plot + "\n";
 	return g;
@@ -480,12 +521,23 @@ std::string html_escape(std::string_view s)
 	std::string out;
 	for (char c : s) {
 		switch (c) {
-		case '&': out += "&amp;"; break;
-		case '<': out += "&lt;"; break;
-		case '>': out += "&gt;"; break;
-		case '"': out += "&quot;"; break;
-		case '\'': out += "&#39;"; break;
-		default: out += c;
+		case '&':
+			out += "&amp;";
+			break;
+		case '<':
+			out += "&lt;";
+			break;
+		case '>':
+			out += "&gt;";
+			break;
+		case '"':
+			out += "&quot;";
+			break;
+		case '\'':
+			out += "&#39;";
+			break;
+		default:
+			out += c;
 		}
 	}
 	return out;
@@ -493,24 +545,30 @@ std::string html_escape(std::string_view s)
 
 std::string index_html(const std::string &title, const std::vector<IndexScenario> &sc)
 {
-	std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-			html_escape(title) + "</title>\n<style>\n"
-			"body { font-family: sans-serif; margin: 1em; }\n"
-			"pre { background: #f4f4f4; padding: 0.5em; overflow-x: auto; }\n"
-			"table.plots td { vertical-align: top; padding: 4px; }\n"
-			"table.plots img { width: 100%; max-width: 700px; }\n"
-			"</style>\n</head>\n<body>\n<h1>" + html_escape(title) + "</h1>\n<ul>\n";
+	std::string h =
+		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+		html_escape(title) +
+		"</title>\n<style>\n"
+		"body { font-family: sans-serif; margin: 1em; }\n"
+		"pre { background: #f4f4f4; padding: 0.5em; overflow-x: auto; }\n"
+		"table.plots td { vertical-align: top; padding: 4px; }\n"
+		"table.plots img { width: 100%; max-width: 700px; }\n"
+		"</style>\n</head>\n<body>\n<h1>" +
+		html_escape(title) + "</h1>\n<ul>\n";
 	for (const IndexScenario &s : sc)
-		h += "<li><a href=\"#" + html_escape(s.name) + "\">" + html_escape(s.name) + "</a></li>\n";
+		h += "<li><a href=\"#" + html_escape(s.name) + "\">" + html_escape(s.name) +
+		     "</a></li>\n";
 	h += "</ul>\n";
 	for (const IndexScenario &s : sc) {
 		h += "<h2 id=\"" + html_escape(s.name) + "\">" + html_escape(s.name) + "</h2>\n";
-		h += "<p>Results: <a href=\"" + html_escape(s.dir) + "\">" + html_escape(s.dir) + "</a></p>\n";
+		h += "<p>Results: <a href=\"" + html_escape(s.dir) + "\">" + html_escape(s.dir) +
+		     "</a></p>\n";
 		h += "<pre>" + html_escape(s.comparison_txt) + "</pre>\n";
 		if (!s.cmp_plots.empty()) {
 			h += "<table class=\"plots\"><tr>\n";
 			for (const std::string &p : s.cmp_plots)
-				h += "<td><img src=\"" + html_escape(p) + "\" alt=\"" + html_escape(p) + "\"></td>\n";
+				h += "<td><img src=\"" + html_escape(p) + "\" alt=\"" +
+				     html_escape(p) + "\"></td>\n";
 			h += "</tr></table>\n";
 		}
 		if (s.runs.empty())
@@ -533,7 +591,8 @@ std::string index_html(const std::string &title, const std::vector<IndexScenario
 				std::string cell;
 				for (const std::string &p : r.second)
 					if (p.substr(p.find_last_of('/') + 1) == k)
-						cell = "<img src=\"" + html_escape(p) + "\" alt=\"" +
+						cell = "<img src=\"" + html_escape(p) +
+						       "\" alt=\"" +
 						       html_escape(r.first + " " + k) + "\">";
 				h += "<td>" + cell + "</td>";
 			}

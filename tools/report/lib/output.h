@@ -9,7 +9,8 @@
 
 #include "analysis.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 std::string summary_csv(const Analysis &a);
 
@@ -18,9 +19,9 @@ std::map<std::string, std::string> parse_summary(std::string_view text);
 
 // ---- plot data and scripts --------------------------------------------------
 
-std::string rate_dat(const Analysis &a);      // time_s, bottleneck, one column per ingress
-std::string queue_dat(const Analysis &a);     // time_s queue_kb paused width_s
-std::string queue_cdf_dat(const Analysis &a); // queue_kb fraction
+std::string rate_dat(const Analysis &a);           // time_s, bottleneck, one column per ingress
+std::string queue_dat(const Analysis &a);          // time_s queue_kb paused width_s
+std::string queue_cdf_dat(const Analysis &a);      // queue_kb fraction
 std::string slowdown_dat(const SlowdownReport &s); // fine buckets: size p50 p95 p99 count
 std::string slowdown_flows_csv(const SlowdownReport &s); // per flow
 // One block per flow (separated by two blank lines, gnuplot "index"):
@@ -41,7 +42,7 @@ std::string queue_gp(const PlotContext &c, const Analysis &a, const Settings &s)
 std::string queue_cdf_gp(const PlotContext &c, const Settings &s);
 std::string slowdown_gp(const PlotContext &c);
 std::string flows_gp(const PlotContext &c, const Analysis &a,
-		     const std::vector<std::string> &feedback_labels);
+                     const std::vector<std::string> &feedback_labels);
 
 // ---- comparison ---------------------------------------------------------------
 
@@ -49,8 +50,8 @@ std::string flows_gp(const PlotContext &c, const Analysis &a,
 extern const std::vector<std::string> kCompareKeys;
 
 struct CompareRun {
-	std::string dir;   // results directory
-	std::string work;  // where its plot data is
+	std::string dir;  // results directory
+	std::string work; // where its plot data is
 	std::map<std::string, std::string> summary;
 	const Analysis *analysis = nullptr;
 };
@@ -68,11 +69,12 @@ std::string cmp_slowdown_gp(const PlotContext &c, const std::vector<CompareRun> 
 // ---- index page ------------------------------------------------------------
 
 struct IndexScenario {
-	std::string name;	   // scenario
-	std::string dir;	   // comparison directory, relative to the page
-	std::string comparison_txt; // the table
+	std::string name;                   // scenario
+	std::string dir;                    // comparison directory, relative to the page
+	std::string comparison_txt;         // the table
 	std::vector<std::string> cmp_plots; // relative paths of the comparison PNGs
-	std::vector<std::pair<std::string, std::vector<std::string>>> runs; // label, its PNGs (relative)
+	std::vector<std::pair<std::string, std::vector<std::string>>>
+		runs; // label, its PNGs (relative)
 };
 
 std::string html_escape(std::string_view s);

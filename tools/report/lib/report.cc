@@ -20,11 +20,13 @@
 
 extern char **environ;
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 namespace fs = std::filesystem;
 
-namespace {
+namespace
+{
 
 std::string strip_slash(std::string d)
 {
@@ -67,7 +69,8 @@ void write_file(const std::string &path, const std::string &text)
 }
 
 // A temporary directory, removed with the object.
-class WorkDir {
+class WorkDir
+{
 public:
 	WorkDir()
 	{
@@ -76,7 +79,8 @@ public:
 		std::vector<char> buf(tmpl.begin(), tmpl.end());
 		buf.push_back('\0');
 		if (!mkdtemp(buf.data()))
-			throw Error(tmpl + ": cannot create a temporary directory: " + std::strerror(errno));
+			throw Error(tmpl + ": cannot create a temporary directory: " +
+			            std::strerror(errno));
 		path_ = buf.data();
 	}
 	~WorkDir()
@@ -124,11 +128,11 @@ const std::string &png_terminal(const std::string &work)
 	if (!term.empty())
 		return term;
 	std::string log = work + "/gnuplot-probe.log";
-	if (run({ "gnuplot", "--version" }, log) != 0)
+	if (run({"gnuplot", "--version"}, log) != 0)
 		throw Error("gnuplot not found (install gnuplot-nox, or use --no-plots)");
-	if (run({ "gnuplot", "-e", "set terminal pngcairo" }, log) == 0)
+	if (run({"gnuplot", "-e", "set terminal pngcairo"}, log) == 0)
 		term = "pngcairo noenhanced font \",10\"";
-	else if (run({ "gnuplot", "-e", "set terminal png" }, log) == 0)
+	else if (run({"gnuplot", "-e", "set terminal png"}, log) == 0)
 		term = "png noenhanced";
 	else
 		throw Error("this gnuplot has neither the pngcairo nor the png terminal");
@@ -139,18 +143,21 @@ void gnuplot(const std::string &script_path, const std::string &script, std::ost
 {
 	write_file(script_path, script);
 	std::string log = script_path + ".log";
-	if (run({ "gnuplot", script_path }, log) != 0) {
+	if (run({"gnuplot", script_path}, log) != 0) {
 		std::ifstream l(log);
 		err << l.rdbuf();
 		throw Error("gnuplot failed on " + script_path);
 	}
 }
 
-std::string title_of(const Settings &s) { return s.scenario + " / " + s.label; }
+std::string title_of(const Settings &s)
+{
+	return s.scenario + " / " + s.label;
+}
 
 // Writes the data files of A into WORK (always), and its PNGs (with plots).
 void make_run_files(const RunInputs &in, const Analysis &a, const std::string &work,
-		    const ReportOptions &opt, bool plots, std::ostream &err)
+                    const ReportOptions &opt, bool plots, std::ostream &err)
 {
 	fs::create_directories(work);
 	write_file(work + "/summary.csv", summary_csv(a));
@@ -169,7 +176,7 @@ void make_run_files(const RunInputs &in, const Analysis &a, const std::string &w
 	}
 	if (!plots)
 		return;
-	PlotContext c{ png_terminal(work), work, title_of(in.set), opt.bin_text };
+	PlotContext c{png_terminal(work), work, title_of(in.set), opt.bin_text};
 	gnuplot(work + "/rate.gp", rate_gp(c, a, in.set), err);
 	gnuplot(work + "/queue.gp", queue_gp(c, a, in.set), err);
 	gnuplot(work + "/queue_cdf.gp", queue_cdf_gp(c, in.set), err);
@@ -196,9 +203,9 @@ void install(const std::string &work, const std::string &dir, const std::string 
 // not made now are removed (they would belong to an earlier report).
 void install_run(const std::string &work, const std::string &dir, bool plots)
 {
-	const char *always[] = { "summary.csv", "summary.txt" };
-	const char *pngs[] = { "rate.png", "queue.png", "queue_cdf.png" };
-	const char *optional[] = { "slowdown.csv", "slowdown.png", "flows.png" };
+	const char *always[] = {"summary.csv", "summary.txt"};
+	const char *pngs[] = {"rate.png", "queue.png", "queue_cdf.png"};
+	const char *optional[] = {"slowdown.csv", "slowdown.png", "flows.png"};
 	for (const char *f : always)
 		install(work, dir, f);
 	if (plots)
@@ -246,7 +253,8 @@ RunInputs load_run(const std::string &dir_in)
 		for (const auto &e : fs::directory_iterator(res + "/hosts", ec)) {
 			std::string n = e.path().filename().string();
 			auto ends = [&](const std::string &suf) {
-				return n.size() > suf.size() && n.compare(n.size() - suf.size(), suf.size(), suf) == 0;
+				return n.size() > suf.size() &&
+				       n.compare(n.size() - suf.size(), suf.size(), suf) == 0;
 			};
 			if (ends(".counters"))
 				counters.push_back(e.path().string());
@@ -262,7 +270,8 @@ RunInputs load_run(const std::string &dir_in)
 		in.hosts.add(f, read_file(f));
 
 	if (is_file(res + "/fabric_t0"))
-		in.set.fabric_t0_ns = parse_fabric_t0(res + "/fabric_t0", read_file(res + "/fabric_t0"));
+		in.set.fabric_t0_ns =
+			parse_fabric_t0(res + "/fabric_t0", read_file(res + "/fabric_t0"));
 	// host -> ingress port: hosts.txt ("NAME IP MAC SWITCH:PORT"), else the
 	// flows' ingress
 	for (const Flow &f : in.flows)
@@ -277,9 +286,11 @@ RunInputs load_run(const std::string &dir_in)
 			std::string name, ip, mac, port;
 			if (!(ls >> name))
 				continue;
-			if (!(ls >> ip >> mac >> port) || port.find(':') == std::string::npos || !is_name(name))
-				throw Error(strf("%s:%zu: expected 'NAME IP MAC SWITCH:PORT', found '%s'",
-						 path.c_str(), n, line.c_str()));
+			if (!(ls >> ip >> mac >> port) || port.find(':') == std::string::npos ||
+			    !is_name(name))
+				throw Error(strf(
+					"%s:%zu: expected 'NAME IP MAC SWITCH:PORT', found '%s'",
+					path.c_str(), n, line.c_str()));
 			port[port.find(':')] = '.';
 			in.host_port[name] = port;
 		}
@@ -309,7 +320,8 @@ RunInputs load_run(const std::string &dir_in)
 		std::optional<std::string_view> bv;
 		if (have_bins)
 			bv = bins_text;
-		in.traffic.push_back(parse_traffic(host, fl, read_file(fl), bins, bv, js, read_file(js)));
+		in.traffic.push_back(
+			parse_traffic(host, fl, read_file(fl), bins, bv, js, read_file(js)));
 	}
 	for (const std::string &m : monitors) {
 		std::string host = fs::path(m).filename().string();
@@ -319,7 +331,8 @@ RunInputs load_run(const std::string &dir_in)
 	return in;
 }
 
-void report_one(const std::string &dir, const ReportOptions &opt, std::ostream &out, std::ostream &err)
+void report_one(const std::string &dir, const ReportOptions &opt, std::ostream &out,
+                std::ostream &err)
 {
 	RunInputs in = load_run(dir);
 	Analysis a = analyse(in, opt.analysis);
@@ -330,7 +343,7 @@ void report_one(const std::string &dir, const ReportOptions &opt, std::ostream &
 }
 
 void report_compare(const std::string &outdir_in, const std::vector<std::string> &dirs,
-		    const ReportOptions &opt, std::ostream &out, std::ostream &err)
+                    const ReportOptions &opt, std::ostream &out, std::ostream &err)
 {
 	std::string outdir = strip_slash(outdir_in);
 	WorkDir w;
@@ -345,7 +358,7 @@ void report_compare(const std::string &outdir_in, const std::vector<std::string>
 		std::string work = w.path() + "/run" + std::to_string(i + 1);
 		bool missing = !is_file(ins[i].results + "/summary.csv");
 		make_run_files(ins[i], as[i], work, opt, opt.plots && missing, err);
-		runs.push_back({ ins[i].results, work, {}, &as[i] });
+		runs.push_back({ins[i].results, work, {}, &as[i]});
 	}
 	std::error_code ec;
 	if (fs::exists(outdir, ec) && !fs::is_directory(outdir, ec))
@@ -365,11 +378,13 @@ void report_compare(const std::string &outdir_in, const std::vector<std::string>
 		r.summary = parse_summary(read_file(path));
 		for (const std::string &k : kCompareKeys)
 			if (!r.summary.count(k))
-				throw Error(path + ": no " + k + " line (rerun scripts/report on it)");
+				throw Error(path + ": no " + k +
+				            " line (rerun scripts/report on it)");
 		std::string sc = r.summary.count("scenario") ? r.summary["scenario"] : "";
 		if (!scen.empty() && sc != scen)
 			err << "rxecc-report: warning: " << r.dir << " is scenario " << sc << ", "
-			    << fs::path(runs.front().dir).filename().string() << " is " << scen << "\n";
+			    << fs::path(runs.front().dir).filename().string() << " is " << scen
+			    << "\n";
 		if (scen.empty())
 			scen = sc;
 		const std::string &lab = r.summary["label"];
@@ -385,10 +400,11 @@ void report_compare(const std::string &outdir_in, const std::vector<std::string>
 	write_file(cw + "/comparison.txt", txt);
 	std::string runs_csv = "label,results\n";
 	for (const CompareRun &r : runs)
-		runs_csv += r.summary.at("label") + "," + fs::absolute(r.dir).lexically_normal().string() + "\n";
+		runs_csv += r.summary.at("label") + "," +
+		            fs::absolute(r.dir).lexically_normal().string() + "\n";
 	write_file(cw + "/runs.csv", runs_csv);
 	std::string sd = comparison_slowdown_csv(runs);
-	std::vector<std::string> outs = { "comparison.csv", "comparison.txt", "runs.csv" };
+	std::vector<std::string> outs = {"comparison.csv", "comparison.txt", "runs.csv"};
 	std::vector<std::string> stale;
 	if (!sd.empty()) {
 		write_file(cw + "/comparison_slowdown.csv", sd);
@@ -397,11 +413,11 @@ void report_compare(const std::string &outdir_in, const std::vector<std::string>
 		stale.push_back("comparison_slowdown.csv");
 	}
 	if (opt.plots) {
-		PlotContext c{ png_terminal(w.path()), cw, scen, opt.bin_text };
+		PlotContext c{png_terminal(w.path()), cw, scen, opt.bin_text};
 		gnuplot(cw + "/queue.gp", cmp_queue_gp(c, runs), err);
 		gnuplot(cw + "/rate.gp", cmp_rate_gp(c, runs), err);
 		gnuplot(cw + "/queue_cdf.gp", cmp_queue_cdf_gp(c, runs), err);
-		outs.insert(outs.end(), { "queue.png", "rate.png", "queue_cdf.png" });
+		outs.insert(outs.end(), {"queue.png", "rate.png", "queue_cdf.png"});
 		bool any = false;
 		for (const CompareRun &r : runs)
 			any = any || (r.analysis->slowdown && !r.analysis->slowdown->flows.empty());
@@ -428,13 +444,13 @@ void report_window(const std::string &dir, bool write_data, std::ostream &out)
 		if (d.period) {
 			ps.push_back(*d.period);
 			out << strf("flow %s data %.6f %.6f\n", d.flow.c_str(),
-				    static_cast<double>(d.period->first) / 1e6,
-				    static_cast<double>(d.period->second) / 1e6);
+			            static_cast<double>(d.period->first) / 1e6,
+			            static_cast<double>(d.period->second) / 1e6);
 		} else {
 			out << "flow " << d.flow << " data -\n";
 		}
 	}
-	for (bool all : { true, false }) {
+	for (bool all : {true, false}) {
 		auto w = combine_periods(ps, all);
 		const char *m = all ? "all" : "any";
 		if (w)
@@ -450,13 +466,14 @@ void report_window(const std::string &dir, bool write_data, std::ostream &out)
 		throw Error(in.results + "/flows: cannot create (" + ec.message() + ")");
 	for (const FlowData &d : periods)
 		write_file(in.results + "/flows/" + d.flow + ".data",
-			   d.period ? strf("%.6f %.6f\n", static_cast<double>(d.period->first) / 1e6,
-					   static_cast<double>(d.period->second) / 1e6)
-				    : std::string());
+		           d.period
+		                   ? strf("%.6f %.6f\n", static_cast<double>(d.period->first) / 1e6,
+		                          static_cast<double>(d.period->second) / 1e6)
+		                   : std::string());
 }
 
 void report_index(const std::string &outdir_in, const std::vector<std::string> &cmpdirs,
-		  const std::string &title, std::ostream &out)
+                  const std::string &title, std::ostream &out)
 {
 	std::string outdir = strip_slash(outdir_in);
 	std::error_code ec;
@@ -474,20 +491,23 @@ void report_index(const std::string &outdir_in, const std::vector<std::string> &
 		std::string first = s.comparison_txt.substr(0, s.comparison_txt.find('\n'));
 		const std::string pre = "comparison: scenario ";
 		if (first.compare(0, pre.size(), pre) != 0)
-			throw Error(d + "/comparison.txt: first line is not 'comparison: scenario NAME'");
+			throw Error(
+				d +
+				"/comparison.txt: first line is not 'comparison: scenario NAME'");
 		s.name = first.substr(pre.size());
 		s.dir = rel(d);
-		for (const char *p : { "rate.png", "queue.png", "queue_cdf.png", "slowdown.png" })
+		for (const char *p : {"rate.png", "queue.png", "queue_cdf.png", "slowdown.png"})
 			if (is_file(d + "/" + p))
 				s.cmp_plots.push_back(rel(d + "/" + p));
 		CsvTable runs = parse_csv(d + "/runs.csv", read_file(d + "/runs.csv"));
 		std::size_t cl = runs.need_column("label"), cr = runs.need_column("results");
 		for (const CsvRow &r : runs.rows) {
 			if (r.fields.size() != runs.header.size())
-				throw Error(runs.where(r) + ": expected " + std::to_string(runs.header.size()) +
-					    " fields");
+				throw Error(runs.where(r) + ": expected " +
+				            std::to_string(runs.header.size()) + " fields");
 			std::vector<std::string> pngs;
-			for (const char *p : { "rate.png", "queue.png", "queue_cdf.png", "slowdown.png", "flows.png" })
+			for (const char *p : {"rate.png", "queue.png", "queue_cdf.png",
+			                      "slowdown.png", "flows.png"})
 				if (is_file(r.fields[cr] + "/" + p))
 					pngs.push_back(rel(r.fields[cr] + "/" + p));
 			s.runs.emplace_back(r.fields[cl], pngs);
@@ -502,7 +522,8 @@ void report_index(const std::string &outdir_in, const std::vector<std::string> &
 	fs::rename(tmp, outdir + "/index.html", ec);
 	if (ec)
 		throw Error(outdir + ": cannot write index.html (" + ec.message() + ")");
-	out << outdir << "/index.html: " << scs.size() << " scenario" << (scs.size() == 1 ? "" : "s") << "\n";
+	out << outdir << "/index.html: " << scs.size() << " scenario"
+	    << (scs.size() == 1 ? "" : "s") << "\n";
 }
 
 } // namespace rxecc::report

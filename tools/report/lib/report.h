@@ -8,7 +8,8 @@
 
 #include "analysis.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 // Reads and checks every input of the results directory DIR.
 RunInputs load_run(const std::string &dir);
@@ -21,11 +22,12 @@ struct ReportOptions {
 
 // `rxecc-report RESULTS`: writes RESULTS/summary.{txt,csv}, the plots and
 // the traffic outputs; prints summary.txt on OUT.
-void report_one(const std::string &dir, const ReportOptions &opt, std::ostream &out, std::ostream &err);
+void report_one(const std::string &dir, const ReportOptions &opt, std::ostream &out,
+                std::ostream &err);
 
 // `rxecc-report --compare OUTDIR RESULTS...`
 void report_compare(const std::string &outdir, const std::vector<std::string> &dirs,
-		    const ReportOptions &opt, std::ostream &out, std::ostream &err);
+                    const ReportOptions &opt, std::ostream &out, std::ostream &err);
 
 // `rxecc-report window RESULTS`: the flows' data periods and the window;
 // with WRITE_DATA also flows/NAME.data ("START END" in fabric seconds).
@@ -33,6 +35,6 @@ void report_window(const std::string &dir, bool write_data, std::ostream &out);
 
 // `rxecc-report index OUTDIR COMPAREDIR...`: OUTDIR/index.html.
 void report_index(const std::string &outdir, const std::vector<std::string> &cmpdirs,
-		  const std::string &title, std::ostream &out);
+                  const std::string &title, std::ostream &out);
 
 } // namespace rxecc::report

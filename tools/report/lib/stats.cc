@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 double nearest_rank(const std::vector<double> &sorted, double p)
 {

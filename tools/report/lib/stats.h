@@ -7,7 +7,8 @@
 #include <utility>
 #include <vector>
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 // Nearest rank: the smallest sample with at least P percent of the samples
 // at or below it, SORTED[ceil(P * N / 100) - 1] (at least the first).

@@ -7,12 +7,14 @@
 #include "csv_table.h"
 #include "error.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
-namespace {
+namespace
+{
 
 std::optional<std::uint64_t> opt_uint(const CsvTable &t, const CsvRow &r, std::size_t col,
-				      const char *name)
+                                      const char *name)
 {
 	const std::string &v = r.fields[col];
 	if (v.empty())
@@ -34,9 +36,9 @@ std::uint64_t need_uint(const CsvTable &t, const CsvRow &r, std::size_t col, con
 } // namespace
 
 TrafficHost parse_traffic(const std::string &name, const std::string &flows_path,
-			  std::string_view flows_csv, const std::string &bins_path,
-			  std::optional<std::string_view> bins_csv, const std::string &json_path,
-			  std::string_view json)
+                          std::string_view flows_csv, const std::string &bins_path,
+                          std::optional<std::string_view> bins_csv, const std::string &json_path,
+                          std::string_view json)
 {
 	TrafficHost h;
 	h.name = name;
@@ -49,7 +51,8 @@ TrafficHost parse_traffic(const std::string &name, const std::string &flows_path
 	if (!j.is_object())
 		throw Error(json_path + ": not a JSON object");
 	// a whole number of ns; null: unknown (the host never reached T0)
-	auto u64 = [&](const nlohmann::json &obj, const char *key, bool required) -> std::optional<std::uint64_t> {
+	auto u64 = [&](const nlohmann::json &obj, const char *key,
+	               bool required) -> std::optional<std::uint64_t> {
 		if (!obj.contains(key) || obj[key].is_null()) {
 			if (required && !obj.contains(key))
 				throw Error(json_path + ": no \"" + key + "\"");
@@ -81,7 +84,7 @@ TrafficHost parse_traffic(const std::string &name, const std::string &flows_path
 	for (const CsvRow &r : t.rows) {
 		if (r.fields.size() != t.header.size())
 			throw Error(strf("%s: expected %zu fields, found %zu", t.where(r).c_str(),
-					 t.header.size(), r.fields.size()));
+			                 t.header.size(), r.fields.size()));
 		TrafficFlow f;
 		f.host = name;
 		f.flow = r.fields[col["flow"]];
@@ -93,8 +96,8 @@ TrafficHost parse_traffic(const std::string &name, const std::string &flows_path
 		f.src = r.fields[col["src"]];
 		f.dst = r.fields[col["dst"]];
 		if (!is_name(f.src) || !is_name(f.dst))
-			throw Error(t.where(r) + ": flow " + f.flow + ": bad src or dst '" + f.src + "', '" +
-				    f.dst + "'");
+			throw Error(t.where(r) + ": flow " + f.flow + ": bad src or dst '" + f.src +
+			            "', '" + f.dst + "'");
 		f.verb = r.fields[col["verb"]];
 		f.status = r.fields[col["status"]];
 		if (f.status.empty())
@@ -113,7 +116,8 @@ TrafficHost parse_traffic(const std::string &name, const std::string &flows_path
 		f.msgs = opt_uint(t, r, col["msgs"], "msgs");
 		f.retx = opt_uint(t, r, col["retx"], "retx");
 		if (f.start_ns && f.complete_ns && *f.complete_ns < *f.start_ns)
-			throw Error(t.where(r) + ": flow " + f.flow + ": complete_ns before start_ns");
+			throw Error(t.where(r) + ": flow " + f.flow +
+			            ": complete_ns before start_ns");
 		const std::string &q = r.fields[col["qpns"]];
 		std::string cur;
 		for (std::size_t i = 0; i <= q.size(); ++i) {
@@ -121,8 +125,9 @@ TrafficHost parse_traffic(const std::string &name, const std::string &flows_path
 				if (!cur.empty()) {
 					auto n = parse_uint(cur);
 					if (!n)
-						throw Error(t.where(r) + ": flow " + f.flow + ": qpns '" + q +
-							    "' is not a list of QP numbers");
+						throw Error(t.where(r) + ": flow " + f.flow +
+						            ": qpns '" + q +
+						            "' is not a list of QP numbers");
 					f.qpns.push_back(*n);
 				}
 				cur.clear();
@@ -139,12 +144,14 @@ TrafficHost parse_traffic(const std::string &name, const std::string &flows_path
 			    cb = b.need_column("bytes");
 		for (const CsvRow &r : b.rows) {
 			if (r.fields.size() != b.header.size())
-				throw Error(strf("%s: expected %zu fields, found %zu", b.where(r).c_str(),
-						 b.header.size(), r.fields.size()));
+				throw Error(strf("%s: expected %zu fields, found %zu",
+				                 b.where(r).c_str(), b.header.size(),
+				                 r.fields.size()));
 			TrafficBin bin;
 			bin.flow = r.fields[cf];
 			if (!seen.count(bin.flow))
-				throw Error(b.where(r) + ": flow '" + bin.flow + "' is not in " + flows_path);
+				throw Error(b.where(r) + ": flow '" + bin.flow + "' is not in " +
+				            flows_path);
 			bin.start_ns = need_uint(b, r, cs, "bin_start_ns");
 			bin.bytes = need_uint(b, r, cb, "bytes");
 			h.bins.push_back(std::move(bin));
@@ -161,13 +168,15 @@ MonitorFile parse_monitor(const std::string &host, const std::string &path, std:
 	// Columns by name: the fixed ones must be there; ALGO.NAME columns are
 	// state values, the QP counters (kMonitorCounters) are read when
 	// present, and other columns (of a newer rxecc) are left alone.
-	static const char *const fixed[] = { "time_ns", "dev", "qpn", "algo", "rate_bps", "window_bytes" };
+	static const char *const fixed[] = {"time_ns", "dev",      "qpn",
+	                                    "algo",    "rate_bps", "window_bytes"};
 	std::size_t col[6];
 	for (std::size_t i = 0; i < 6; ++i) {
 		auto c = t.column(fixed[i]);
 		if (!c)
-			throw Error(path + ": header is '" + t.header_text + "', which has no column '" +
-				    fixed[i] + "' (expected time_ns,dev,qpn,algo,rate_bps,window_bytes,...)");
+			throw Error(path + ": header is '" + t.header_text +
+			            "', which has no column '" + fixed[i] +
+			            "' (expected time_ns,dev,qpn,algo,rate_bps,window_bytes,...)");
 		col[i] = *c;
 	}
 	const std::optional<std::size_t> event = t.column("event");
@@ -192,7 +201,7 @@ MonitorFile parse_monitor(const std::string &host, const std::string &path, std:
 		const auto &f = r.fields;
 		if (f.size() != t.header.size())
 			throw Error(strf("%s: expected %zu fields, found %zu", t.where(r).c_str(),
-					 t.header.size(), f.size()));
+			                 t.header.size(), f.size()));
 		MonitorRow row;
 		row.time_ns = need_uint(t, r, col[0], "time_ns");
 		row.dev = f[col[1]];
@@ -227,11 +236,11 @@ std::uint64_t wire_bytes(std::uint64_t size, std::uint64_t msg, const WireModel 
 }
 
 double ideal_fct_ns(std::uint64_t size, std::uint64_t msg, std::uint64_t base_rtt_ns,
-		    const WireModel &w)
+                    const WireModel &w)
 {
-	return static_cast<double>(base_rtt_ns) +
-	       static_cast<double>(wire_bytes(size, msg, w)) * 8e9 /
-		       static_cast<double>(w.line_rate_bps);
+	return static_cast<double>(base_rtt_ns) + static_cast<double>(wire_bytes(size, msg, w)) *
+	                                                  8e9 /
+	                                                  static_cast<double>(w.line_rate_bps);
 }
 
 std::string size_label(std::uint64_t b)
@@ -239,14 +248,17 @@ std::string size_label(std::uint64_t b)
 	static const struct {
 		std::uint64_t mult;
 		const char *unit;
-	} units[] = { { 1000000000000ULL, "TB" }, { 1000000000ULL, "GB" }, { 1000000ULL, "MB" },
-		      { 1000ULL, "KB" } };
+	} units[] = {{1000000000000ULL, "TB"},
+	             {1000000000ULL, "GB"},
+	             {1000000ULL, "MB"},
+	             {1000ULL, "KB"}};
 	for (const auto &u : units)
 		if (b >= u.mult && b % (u.mult / 10) == 0) {
 			if (b % u.mult == 0)
 				return std::to_string(b / u.mult) + u.unit;
 			return strf("%llu.%llu%s", static_cast<unsigned long long>(b / u.mult),
-				    static_cast<unsigned long long>(b % u.mult / (u.mult / 10)), u.unit);
+			            static_cast<unsigned long long>(b % u.mult / (u.mult / 10)),
+			            u.unit);
 		}
 	return std::to_string(b) + "B";
 }
@@ -256,11 +268,12 @@ std::vector<Bucket> make_buckets(const std::vector<std::uint64_t> &bounds)
 	std::vector<Bucket> out;
 	std::uint64_t lo = 0;
 	for (std::uint64_t b : bounds) {
-		out.push_back({ lo, b, size_label(lo) == "0B" ? "0-" + size_label(b)
-							       : size_label(lo) + "-" + size_label(b) });
+		out.push_back({lo, b,
+		               size_label(lo) == "0B" ? "0-" + size_label(b)
+		                                      : size_label(lo) + "-" + size_label(b)});
 		lo = b;
 	}
-	out.push_back({ lo, std::nullopt, (lo == 0 ? std::string("0") : size_label(lo)) + "-inf" });
+	out.push_back({lo, std::nullopt, (lo == 0 ? std::string("0") : size_label(lo)) + "-inf"});
 	return out;
 }
 
@@ -268,14 +281,14 @@ std::vector<std::uint64_t> log_bounds(std::uint64_t max_size)
 {
 	std::vector<std::uint64_t> out;
 	for (std::uint64_t dec = 1000; dec <= max_size && dec <= 1000000000000000ULL; dec *= 10)
-		for (std::uint64_t m : { 1u, 2u, 5u })
+		for (std::uint64_t m : {1u, 2u, 5u})
 			if (dec * m <= max_size)
 				out.push_back(dec * m);
 	return out;
 }
 
 SlowdownReport slowdowns(const std::vector<TrafficFlow> &flows, std::uint64_t base_rtt_ns,
-			 const WireModel &w, const std::vector<std::uint64_t> &bounds)
+                         const WireModel &w, const std::vector<std::uint64_t> &bounds)
 {
 	SlowdownReport rep;
 	std::uint64_t max_size = 0;
@@ -308,7 +321,7 @@ SlowdownReport slowdowns(const std::vector<TrafficFlow> &flows, std::uint64_t ba
 					v.push_back(s.slowdown);
 					sizes.push_back(static_cast<double>(s.size));
 				}
-			BucketStats st{ bk, distribution(v), std::nullopt };
+			BucketStats st{bk, distribution(v), std::nullopt};
 			if (!sizes.empty()) {
 				std::sort(sizes.begin(), sizes.end());
 				st.median_size = nearest_rank(sizes, 50);
@@ -325,7 +338,7 @@ SlowdownReport slowdowns(const std::vector<TrafficFlow> &flows, std::uint64_t ba
 // ---- clocks -----------------------------------------------------------------
 
 Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabric_t0_ns,
-		       const Ports &ports, const std::map<std::string, std::string> &host_port)
+                       const Ports &ports, const std::map<std::string, std::string> &host_port)
 {
 	Alignment al;
 	const TrafficFlow *first = nullptr;
@@ -337,8 +350,9 @@ Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabr
 	for (const TrafficHost &h : hosts)
 		for (const TrafficFlow &f : h.flows)
 			if (h.clock.known && f.start_ns && host_port.count(f.src) &&
-			    (!first || *f.start_ns + h.clock.t0_realtime_ns <
-					       *first->start_ns + first_host->clock.t0_realtime_ns)) {
+			    (!first ||
+			     *f.start_ns + h.clock.t0_realtime_ns <
+			             *first->start_ns + first_host->clock.t0_realtime_ns)) {
 				first = &f;
 				first_host = &h;
 			}
@@ -348,7 +362,7 @@ Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabr
 	if (fabric_t0_ns) {
 		al.known = true;
 		al.estimate_ns = static_cast<std::int64_t>(ref.clock.t0_realtime_ns) -
-				 static_cast<std::int64_t>(fabric_t0_ns);
+		                 static_cast<std::int64_t>(fabric_t0_ns);
 		al.offset_ns = al.estimate_ns;
 		al.method = "wall clock";
 	}
@@ -365,16 +379,18 @@ Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabr
 	if (first->size_bytes && *first->size_bytes < thr)
 		thr = std::max<std::uint64_t>(*first->size_bytes, 1);
 	double est_us = al.known ? (static_cast<double>(*first->start_ns) +
-				    static_cast<double>(al.estimate_ns)) / 1e3
-				 : 0;
+	                            static_cast<double>(al.estimate_ns)) /
+	                                   1e3
+	                         : 0;
 	for (std::size_t k = 1; k < s.size(); ++k) {
 		if (s[k].rx_bytes < s[k - 1].rx_bytes || s[k].rx_bytes - s[k - 1].rx_bytes < thr)
 			continue;
-		double mid_us = (static_cast<double>(s[k - 1].t_us) + static_cast<double>(s[k].t_us)) / 2;
+		double mid_us =
+			(static_cast<double>(s[k - 1].t_us) + static_cast<double>(s[k].t_us)) / 2;
 		if (al.known && std::fabs(mid_us - est_us) > 2e6)
 			continue;
 		al.offset_ns = static_cast<std::int64_t>(std::llround(mid_us * 1e3)) -
-			       static_cast<std::int64_t>(*first->start_ns);
+		               static_cast<std::int64_t>(*first->start_ns);
 		if (!al.known)
 			al.estimate_ns = al.offset_ns;
 		al.known = true;
@@ -389,16 +405,16 @@ Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabr
 const std::vector<StateColumn> &state_columns()
 {
 	static const std::vector<StateColumn> cols = {
-		{ "dcqcn.target_rate_kbps", Role::kTarget, 1e-3, "target rate" },
-		{ "dcqcn.alpha", Role::kAlpha, 1.0 / 65536, "alpha" },
-		{ "dcqcn.cnp_handled", Role::kFeedback, 1, "CNPs handled" },
-		{ "dcqcn.rate_cuts", Role::kFeedback, 1, "rate cuts" },
+		{"dcqcn.target_rate_kbps", Role::kTarget, 1e-3, "target rate"},
+		{"dcqcn.alpha", Role::kAlpha, 1.0 / 65536, "alpha"},
+		{"dcqcn.cnp_handled", Role::kFeedback, 1, "CNPs handled"},
+		{"dcqcn.rate_cuts", Role::kFeedback, 1, "rate cuts"},
 	};
 	return cols;
 }
 
 std::vector<CcPoint> cc_series(const TrafficFlow &flow, const MonitorFile &mon,
-			       const TrafficClock &clock, const Alignment &al)
+                               const TrafficClock &clock, const Alignment &al)
 {
 	std::vector<CcPoint> out;
 	if (flow.qpns.empty() || !flow.start_ns || !clock.known)
@@ -421,16 +437,17 @@ std::vector<CcPoint> cc_series(const TrafficFlow &flow, const MonitorFile &mon,
 	for (const auto &[t, rows] : by_time) {
 		CcPoint p;
 		double rel = static_cast<double>(static_cast<std::int64_t>(t) -
-						 static_cast<std::int64_t>(clock.t0_monotonic_ns));
+		                                 static_cast<std::int64_t>(clock.t0_monotonic_ns));
 		p.t_s = (rel + static_cast<double>(al.offset_ns)) / 1e9;
 		double alpha_sum = 0;
 		int alpha_n = 0;
 		for (const MonitorRow *r : rows) {
 			if (r->rate_bps)
-				p.rate_mbps = p.rate_mbps.value_or(0) + static_cast<double>(*r->rate_bps) / 1e6;
+				p.rate_mbps = p.rate_mbps.value_or(0) +
+				              static_cast<double>(*r->rate_bps) / 1e6;
 			if (r->window_bytes && *r->window_bytes)
 				p.window_kb = p.window_kb.value_or(0) +
-					      static_cast<double>(*r->window_bytes) / 1e3;
+				              static_cast<double>(*r->window_bytes) / 1e3;
 			for (const StateColumn &c : state_columns()) {
 				auto it = r->state.find(c.column);
 				if (it == r->state.end())

@@ -14,15 +14,15 @@
 #include "inputs.h"
 #include "stats.h"
 
-namespace rxecc::report {
+namespace rxecc::report
+{
 
 // Columns the report needs in the generator's flows CSV (others may follow).
 inline constexpr const char *kTrafficFlowColumns[] = {
-	"flow",	      "src",	      "dst",	       "verb",	       "size_bytes",
-	"duration_ns", "msg_bytes",   "qps",	       "dscp",	       "sched_start_ns",
+	"flow",        "src",           "dst",          "verb",        "size_bytes",
+	"duration_ns", "msg_bytes",     "qps",          "dscp",        "sched_start_ns",
 	"start_ns",    "first_byte_ns", "last_byte_ns", "complete_ns", "bytes",
-	"msgs",	      "retx",	      "qpns",	       "status"
-};
+	"msgs",        "retx",          "qpns",         "status"};
 
 struct TrafficFlow {
 	std::string flow, src, dst, verb, status, host; // host: whose records
@@ -53,13 +53,13 @@ struct TrafficHost {
 };
 
 TrafficHost parse_traffic(const std::string &name, const std::string &flows_path,
-			  std::string_view flows_csv, const std::string &bins_path,
-			  std::optional<std::string_view> bins_csv, const std::string &json_path,
-			  std::string_view json);
+                          std::string_view flows_csv, const std::string &bins_path,
+                          std::optional<std::string_view> bins_csv, const std::string &json_path,
+                          std::string_view json);
 
 // The QP counters `rxecc monitor` writes (rxecc monitor --help).
 inline constexpr const char *kMonitorCounters[] = {
-	"cnp_rx",   "cnp_tx",	 "ce_rx",	   "pacer_waits", "pacer_unused_us",
+	"cnp_rx",   "cnp_tx",   "ce_rx",     "pacer_waits",    "pacer_unused_us",
 	"rate_dec", "rate_inc", "retx_pkts", "inflight_bytes", "acked_bytes",
 };
 
@@ -72,7 +72,7 @@ struct MonitorRow {
 	std::optional<std::uint64_t> rate_bps, window_bytes;
 	std::map<std::string, std::uint64_t> state;    // ALGO.NAME -> value (filled columns)
 	std::map<std::string, std::uint64_t> counters; // kMonitorCounters -> value (filled)
-	std::string event;			       // "" for poll rows
+	std::string event;                             // "" for poll rows
 };
 
 // A monitor file, read by column name: time_ns, dev, qpn, algo, rate_bps and
@@ -80,7 +80,7 @@ struct MonitorRow {
 // columns and event are read when present, other columns are ignored.
 struct MonitorFile {
 	std::string host;
-	std::vector<std::string> state_columns;	  // ALGO.NAME in header order
+	std::vector<std::string> state_columns;   // ALGO.NAME in header order
 	std::vector<std::string> counter_columns; // of kMonitorCounters, in header order
 	std::vector<MonitorRow> rows;
 };
@@ -91,7 +91,7 @@ MonitorFile parse_monitor(const std::string &host, const std::string &path, std:
 
 struct WireModel {
 	std::uint64_t line_rate_bps = 0;
-	std::uint64_t mtu_bytes = 1024;	 // payload per packet
+	std::uint64_t mtu_bytes = 1024;      // payload per packet
 	std::uint64_t per_packet_bytes = 82; // header_bytes + overhead
 };
 
@@ -102,7 +102,7 @@ std::uint64_t wire_bytes(std::uint64_t size, std::uint64_t msg, const WireModel 
 
 // Ideal FCT in ns: base RTT + wire bytes at the line rate.
 double ideal_fct_ns(std::uint64_t size, std::uint64_t msg, std::uint64_t base_rtt_ns,
-		    const WireModel &w);
+                    const WireModel &w);
 
 // Size buckets [lo, hi): BOUNDS are the upper bounds, ascending; the last
 // bucket is open.
@@ -133,14 +133,14 @@ struct BucketStats {
 
 struct SlowdownReport {
 	std::vector<FlowSlowdown> flows; // sized flows that completed
-	std::size_t skipped = 0;	 // sized flows without a completion
+	std::size_t skipped = 0;         // sized flows without a completion
 	std::optional<Distribution> all;
 	std::vector<BucketStats> buckets, fine;
 };
 
 // FCT = complete_ns - start_ns of every flow with status ok and a size.
 SlowdownReport slowdowns(const std::vector<TrafficFlow> &flows, std::uint64_t base_rtt_ns,
-			 const WireModel &w, const std::vector<std::uint64_t> &bounds);
+                         const WireModel &w, const std::vector<std::uint64_t> &bounds);
 
 // ---- clocks -----------------------------------------------------------------
 
@@ -150,14 +150,14 @@ struct Alignment {
 	bool known = false;
 	std::int64_t offset_ns = 0;
 	std::int64_t estimate_ns = 0; // wall-clock estimate
-	std::string method;	      // "wall clock", "first data of flow F at PORT"
+	std::string method;           // "wall clock", "first data of flow F at PORT"
 };
 
 // Wall-clock estimate T0_realtime - fabric_t0, refined by the first
 // telemetry interval in which the first flow's ingress port took in at
 // least a packet's worth of bytes (within 2 s of the estimate).
 Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabric_t0_ns,
-		       const Ports &ports, const std::map<std::string, std::string> &host_port);
+                       const Ports &ports, const std::map<std::string, std::string> &host_port);
 
 // ---- CC state per flow ----------------------------------------------------
 
@@ -173,7 +173,7 @@ struct StateColumn {
 const std::vector<StateColumn> &state_columns();
 
 struct CcPoint {
-	double t_s = 0;	 // fabric seconds
+	double t_s = 0; // fabric seconds
 	std::optional<double> rate_mbps, target_mbps, alpha, window_kb;
 	std::map<std::string, double> feedback; // label -> cumulative count
 };
@@ -183,6 +183,6 @@ struct CcPoint {
 // completion (or the end of the records), summed over the QPs at each poll
 // (alpha: mean).
 std::vector<CcPoint> cc_series(const TrafficFlow &flow, const MonitorFile &mon,
-			       const TrafficClock &clock, const Alignment &al);
+                               const TrafficClock &clock, const Alignment &al);
 
 } // namespace rxecc::report

@@ -13,7 +13,8 @@
 
 using namespace rxecc::report;
 
-namespace {
+namespace
+{
 
 const char *const kFooter = R"(Outputs: RESULTS/summary.txt (also printed), summary.csv, rate.png,
 queue.png, queue_cdf.png, and with the traffic generator's records
@@ -40,22 +41,24 @@ int fail(const std::string &msg)
 
 int main(int argc, char **argv)
 {
-	CLI::App app{ "Summary table and plots of experiment results directories.\n\n"
-		      "  rxecc-report [options] RESULTS\n"
-		      "  rxecc-report [options] --compare OUTDIR RESULTS1 RESULTS2 ...\n"
-		      "  rxecc-report window [--write-data] RESULTS\n"
-		      "  rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...\n",
-		      "rxecc-report" };
+	CLI::App app{"Summary table and plots of experiment results directories.\n\n"
+	             "  rxecc-report [options] RESULTS\n"
+	             "  rxecc-report [options] --compare OUTDIR RESULTS1 RESULTS2 ...\n"
+	             "  rxecc-report window [--write-data] RESULTS\n"
+	             "  rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...\n",
+	             "rxecc-report"};
 	app.footer(kFooter);
 	std::string bin = "10ms", buckets, base_rtt, compare;
 	std::size_t panels = 8;
 	bool no_plots = false;
 	std::vector<std::string> runs;
-	app.add_option("--bin", bin, "bin of the rate plots: a time, a bare number is ms (default 10ms)");
+	app.add_option("--bin", bin,
+	               "bin of the rate plots: a time, a bare number is ms (default 10ms)");
 	app.add_flag("--no-plots", no_plots, "write the tables only (no gnuplot needed)");
 	app.add_option("--buckets", buckets,
-		       "upper bounds of the FCT slowdown size buckets (default 100KB,10MB)");
-	app.add_option("--base-rtt", base_rtt, "base RTT for FCT slowdowns (instead of meta.env base_rtt_ns)");
+	               "upper bounds of the FCT slowdown size buckets (default 100KB,10MB)");
+	app.add_option("--base-rtt", base_rtt,
+	               "base RTT for FCT slowdowns (instead of meta.env base_rtt_ns)");
 	app.add_option("--flow-panels", panels, "flows with a panel in flows.png (default 8)")
 		->check(CLI::Range(1, 64));
 	app.add_option("--compare", compare, "compare the RESULTS directories into OUTDIR");
@@ -86,7 +89,8 @@ int main(int argc, char **argv)
 				std::string a = argv[i];
 				if (a.find('=') != std::string::npos)
 					a.resize(a.find('='));
-				if (!app.get_option_no_throw(a) && extra.find(a) != std::string::npos)
+				if (!app.get_option_no_throw(a) &&
+				    extra.find(a) != std::string::npos)
 					return fail("unknown option " + a + " (see --help)");
 			}
 		return fail(extra + " (see --help)");
@@ -119,14 +123,16 @@ int main(int argc, char **argv)
 		if (!base_rtt.empty()) {
 			auto v = rxecc::units::parse_time_ns(base_rtt, &err);
 			if (!v || *v == 0)
-				return fail("--base-rtt: " + (v ? std::string("must be longer than 0") : err));
+				return fail("--base-rtt: " +
+				            (v ? std::string("must be longer than 0") : err));
 			opt.analysis.base_rtt_ns = v;
 		}
 		if (!compare.empty() || app.count("--compare")) {
 			if (compare.empty())
 				return fail("--compare needs OUTDIR (see --help)");
 			if (runs.size() < 2)
-				return fail("--compare needs at least two results directories (see --help)");
+				return fail("--compare needs at least two results directories (see "
+				            "--help)");
 			report_compare(compare, runs, opt, std::cout, std::cerr);
 		} else {
 			if (runs.size() != 1)

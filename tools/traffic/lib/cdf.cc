@@ -7,10 +7,11 @@
 #include "text.h"
 #include "units.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 std::optional<SizeCdf> SizeCdf::parse(std::string_view text, const std::string &source,
-				      std::string *err)
+                                      std::string *err)
 {
 	SizeCdf c;
 	int lineno = 0;
@@ -32,7 +33,8 @@ std::optional<SizeCdf> SizeCdf::parse(std::string_view text, const std::string &
 			return fail(e);
 		auto pct = parse_double(tok[1]);
 		if (!pct || *pct < 0 || *pct > 100)
-			return fail("'" + std::string(tok[1]) + "' is not a percentage from 0 to 100");
+			return fail("'" + std::string(tok[1]) +
+			            "' is not a percentage from 0 to 100");
 		const Point p{static_cast<double>(*size), *pct};
 		if (!c.pts_.empty()) {
 			if (p.bytes < c.pts_.back().bytes)
@@ -84,7 +86,8 @@ double SizeCdf::cdf(double bytes) const
 			continue;
 		}
 		if (bytes > a.bytes)
-			p = a.percent + (b.percent - a.percent) * (bytes - a.bytes) / (b.bytes - a.bytes);
+			p = a.percent +
+			    (b.percent - a.percent) * (bytes - a.bytes) / (b.bytes - a.bytes);
 		break;
 	}
 	return p / 100.0;

@@ -16,9 +16,11 @@
 
 #include "rng.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
-class SizeCdf {
+class SizeCdf
+{
 public:
 	struct Point {
 		double bytes;
@@ -28,7 +30,7 @@ public:
 	// "SIZE PERCENT" lines ('#' comments): sizes and percents never
 	// decrease, the last percent is 100. Errors name "SOURCE:LINE".
 	static std::optional<SizeCdf> parse(std::string_view text, const std::string &source,
-					    std::string *err);
+	                                    std::string *err);
 
 	// The size at cumulative probability p in [0, 1] (inverse CDF).
 	double quantile(double p) const;

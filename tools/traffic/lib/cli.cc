@@ -8,9 +8,11 @@
 #include "text.h"
 #include "units.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
-namespace {
+namespace
+{
 
 const char kIntro[] =
 	"rxecc-traffic: the RDMA traffic generator of rxe-cc. One process per host runs\n"
@@ -20,11 +22,11 @@ const char kIntro[] =
 
 // Textual values converted after parsing (units and the like).
 struct Raw {
-	std::string bin = "1ms", connect_timeout = "30s", spin = "20ms", deadline, start_delay = "200ms",
-		    start_at;
+	std::string bin = "1ms", connect_timeout = "30s", spin = "20ms", deadline,
+		    start_delay = "200ms", start_at;
 	// gen
 	std::string size, rate, start = "0", period, duration, step, long_duration, short_at,
-			  short_size, msg = "64KiB", verb = "write", load;
+				short_size, msg = "64KiB", verb = "write", load;
 	// comma-separated lists
 	std::string senders, srcs, dsts, hosts, flows, baseline, compare;
 };
@@ -32,7 +34,7 @@ struct Raw {
 // Splits a comma-separated list of OPT; false with `err` if an item is
 // empty.
 bool split_list(const char *opt, const std::string &v, std::vector<std::string> &out,
-		std::string &err)
+                std::string &err)
 {
 	out.clear();
 	if (v.empty())
@@ -48,7 +50,7 @@ bool split_list(const char *opt, const std::string &v, std::vector<std::string> 
 }
 
 bool conv_time(const std::string &opt, const std::string &v, std::uint64_t &out, std::string &err,
-	       bool positive = false)
+               bool positive = false)
 {
 	std::string e;
 	auto t = units::parse_time_ns(v, &e);
@@ -86,37 +88,37 @@ void add_run_options(CLI::App *s, RunArgs &a, Raw &r)
 		->required()
 		->check(CLI::ExistingFile);
 	s->add_option("--hosts", a.hosts,
-		      "hosts file: NAME IPV4 [netns=NS|-] [dev=DEV|any] per line (an "
-		      "experiment's hosts.txt works)")
+	              "hosts file: NAME IPV4 [netns=NS|-] [dev=DEV|any] per line (an "
+	              "experiment's hosts.txt works)")
 		->required()
 		->check(CLI::ExistingFile);
 	s->add_option("--out", a.out, "output directory (created)")->required();
 	s->add_option("--bin", r.bin, "width of the throughput bins (default 1ms)");
 	s->add_option("--messages", a.messages,
-		      "per-message records: auto (flows with messages of at most 4KiB), all, "
-		      "none (default auto)")
+	              "per-message records: auto (flows with messages of at most 4KiB), all, "
+	              "none (default auto)")
 		->check(CLI::IsMember({"auto", "all", "none"}));
 	s->add_option("--port", a.port, "rdma_cm port every host listens on (default 18520)")
 		->check(CLI::Range(1, 65535));
 	s->add_option("--connect-timeout", r.connect_timeout,
-		      "give up connecting a flow's QPs after this (default 30s)");
+	              "give up connecting a flow's QPs after this (default 30s)");
 	s->add_option("--spin", r.spin,
-		      "wait for a flow's start by reading the clock for the last TIME of it "
-		      "(default 20ms)");
+	              "wait for a flow's start by reading the clock for the last TIME of it "
+	              "(default 20ms)");
 	s->add_flag("--busy-poll", a.busy_poll,
-		    "poll the completion queues without sleeping (a CPU per host, at normal "
-		    "priority; default: completion events)");
+	            "poll the completion queues without sleeping (a CPU per host, at normal "
+	            "priority; default: completion events)");
 	s->add_option("--rt-priority", a.rt_priority,
-		      "run each host process at this SCHED_FIFO priority, so that a flow's start "
-		      "is not held up by other work; 0: normal scheduling (default 10; not with "
-		      "--busy-poll)")
+	              "run each host process at this SCHED_FIFO priority, so that a flow's start "
+	              "is not held up by other work; 0: normal scheduling (default 10; not with "
+	              "--busy-poll)")
 		->check(CLI::Range(0u, 99u));
 	s->add_option("--deadline", r.deadline,
-		      "stop unfinished flows this long after T0 (default: the last scheduled "
-		      "start or end plus 120s)");
+	              "stop unfinished flows this long after T0 (default: the last scheduled "
+	              "start or end plus 120s)");
 	s->add_option("--ack-timeout", a.ack_timeout,
-		      "IB local ACK timeout exponent (4.096us << N) of flows whose schedule line "
-		      "sets none (default 18, about 1s)")
+	              "IB local ACK timeout exponent (4.096us << N) of flows whose schedule line "
+	              "sets none (default 18, about 1s)")
 		->check(CLI::Range(0u, kMaxAckTimeout));
 }
 
@@ -145,7 +147,8 @@ bool finish_run(const std::string &cmd, RunArgs &a, const Raw &r, std::string &e
 			auto t = units::parse_time_ns(r.start_at, &e, 1000000000ULL);
 			if (!t || *t > static_cast<std::uint64_t>(INT64_MAX)) {
 				err = "--start-at: '" + r.start_at +
-				      "' is not seconds since the epoch (e.g. 1767225600.5, as from "
+				      "' is not seconds since the epoch (e.g. 1767225600.5, as "
+				      "from "
 				      "date +%s.%N) or +TIME (e.g. +2s)";
 				return false;
 			}
@@ -160,13 +163,15 @@ void add_flow_options(CLI::App *s, GenArgs &g, Raw &r)
 	s->add_option("--verb", r.verb, "write, send or read (default write)")
 		->check(CLI::IsMember({"write", "send", "read"}));
 	s->add_option("--msg", r.msg, "message size (default 64KiB)");
-	s->add_option("--qps", g.opt.qps, "QPs per flow (default 1)")->check(CLI::Range(1u, kMaxQps));
+	s->add_option("--qps", g.opt.qps, "QPs per flow (default 1)")
+		->check(CLI::Range(1u, kMaxQps));
 	s->add_option("--dscp", g.opt.dscp, "DSCP (default 26)")->check(CLI::Range(0u, kMaxDscp));
 	s->add_option("--depth", g.opt.depth, "work requests outstanding per QP (default 128)")
 		->check(CLI::Range(1u, kMaxDepth));
 	s->add_option("--timeout", g.opt.ack_timeout, "ACK timeout exponent (default 18)")
 		->check(CLI::Range(0u, kMaxAckTimeout));
-	s->add_option("-o,--output", g.output, "write the schedule here (default: standard output)");
+	s->add_option("-o,--output", g.output,
+	              "write the schedule here (default: standard output)");
 	s->add_option("--start", r.start, "time of the first flow (default 0)");
 }
 
@@ -183,7 +188,8 @@ bool valid_hosts(const char *opt, const std::vector<std::string> &v, std::string
 bool finish_gen(GenArgs &g, const Raw &r, std::string &err)
 {
 	if (!split_list("--senders", r.senders, g.senders, err) ||
-	    !split_list("--src", r.srcs, g.srcs, err) || !split_list("--dst", r.dsts, g.dsts, err) ||
+	    !split_list("--src", r.srcs, g.srcs, err) ||
+	    !split_list("--dst", r.dsts, g.dsts, err) ||
 	    !split_list("--hosts", r.hosts, g.hosts, err))
 		return false;
 	g.opt.verb = *parse_verb(r.verb);
@@ -257,7 +263,7 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 		"namespace), connected before T0; writes DIR/HOST/ and the merged records");
 	add_run_options(launch, cli.run, r);
 	launch->add_option("--start-delay", r.start_delay,
-			   "T0 is this long after every host is ready (default 200ms)");
+	                   "T0 is this long after every host is ready (default 200ms)");
 
 	auto *run = app.add_subcommand(
 		"run", "run one host of the schedule in this process (hosts on separate machines); "
@@ -266,19 +272,25 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	run->add_option("--host", cli.run.host, "the host to run (a name in the hosts file)")
 		->required();
 	run->add_option("--start-at", r.start_at,
-			"T0: CLOCK_REALTIME seconds since the epoch (e.g. 1767225600.5; hosts "
-			"synchronised by PTP or NTP), or +TIME after this host is ready")
+	                "T0: CLOCK_REALTIME seconds since the epoch (e.g. 1767225600.5; hosts "
+	                "synchronised by PTP or NTP), or +TIME after this host is ready")
 		->required();
 
 	auto *merge = app.add_subcommand(
-		"merge", "merge DIR/HOST/ of every host into DIR/flows.csv, bins.csv, messages.csv, "
-			 "summary.json");
-	merge->add_option("dir", cli.dir, "results directory")->required()->check(CLI::ExistingDirectory);
+		"merge",
+		"merge DIR/HOST/ of every host into DIR/flows.csv, bins.csv, messages.csv, "
+		"summary.json");
+	merge->add_option("dir", cli.dir, "results directory")
+		->required()
+		->check(CLI::ExistingDirectory);
 	merge->add_option("--schedule", cli.schedule, "schedule (default DIR/schedule.txt)")
 		->check(CLI::ExistingFile);
 
-	auto *check = app.add_subcommand("check", "check a schedule (and hosts file); print a summary");
-	check->add_option("--schedule", cli.schedule, "schedule file")->required()->check(CLI::ExistingFile);
+	auto *check =
+		app.add_subcommand("check", "check a schedule (and hosts file); print a summary");
+	check->add_option("--schedule", cli.schedule, "schedule file")
+		->required()
+		->check(CLI::ExistingFile);
 	check->add_option("--hosts", cli.hosts, "hosts file")->check(CLI::ExistingFile);
 	check->add_option("--ack-timeout", cli.run.ack_timeout, "as for launch")
 		->check(CLI::Range(0u, kMaxAckTimeout));
@@ -286,21 +298,27 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	auto *wire = app.add_subcommand(
 		"wire", "the data-bearing frames the flows of DIR/flows.csv put on the wire, per "
 			"source, destination and DSCP");
-	wire->add_option("dir", cli.dir, "results directory")->required()->check(CLI::ExistingDirectory);
+	wire->add_option("dir", cli.dir, "results directory")
+		->required()
+		->check(CLI::ExistingDirectory);
 	wire->add_option("--mtu", cli.mtu, "path MTU in bytes (default 1024)")
 		->check(CLI::IsMember({256, 512, 1024, 2048, 4096}));
-	wire->add_option("--compare", r.compare,
-			 "SRC,DST,DSCP,FRAMES,BYTES: compare what a fabric queue carried from SRC to "
-			 "DST on DSCP with the records (exit 1 unless it matches)");
+	wire->add_option(
+		"--compare", r.compare,
+		"SRC,DST,DSCP,FRAMES,BYTES: compare what a fabric queue carried from SRC to "
+		"DST on DSCP with the records (exit 1 unless it matches)");
 
 	auto *stats = app.add_subcommand(
-		"stats", "goodput, start errors and the host processes' CPU of results directories; "
-			 "with several, the median goodput, and its ratio to a baseline");
-	stats->add_option("dirs", cli.dirs, "results directories")->required()->check(CLI::ExistingDirectory);
+		"stats",
+		"goodput, start errors and the host processes' CPU of results directories; "
+		"with several, the median goodput, and its ratio to a baseline");
+	stats->add_option("dirs", cli.dirs, "results directories")
+		->required()
+		->check(CLI::ExistingDirectory);
 	stats->add_option("--flows", r.flows, "only these flows, comma-separated");
 	stats->add_option("--baseline", r.baseline,
-			  "goodputs in Gbit/s of a reference (e.g. perftest, from perfstat gbps), "
-			  "comma-separated");
+	                  "goodputs in Gbit/s of a reference (e.g. perftest, from perfstat gbps), "
+	                  "comma-separated");
 
 	auto *gen = app.add_subcommand("gen", "write a schedule");
 	gen->require_subcommand(1);
@@ -309,7 +327,8 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	inc->add_option("--senders", r.senders, "senders, comma-separated")->required();
 	inc->add_option("--receiver", g.receiver, "receiver")->required();
 	inc->add_option("--size", r.size, "bytes per sender")->required();
-	inc->add_option("--repeat", g.repeats, "bursts (default 1)")->check(CLI::Range(1u, 1000000u));
+	inc->add_option("--repeat", g.repeats, "bursts (default 1)")
+		->check(CLI::Range(1u, 1000000u));
 	inc->add_option("--period", r.period, "time between bursts");
 	inc->add_option("--prefix", g.prefix, "flow name prefix (default incast)");
 	add_flow_options(inc, g, r);
@@ -319,10 +338,11 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	poi->add_option("--src", r.srcs, "sources, comma-separated")->required();
 	poi->add_option("--dst", r.dsts, "destinations, comma-separated")->required();
 	poi->add_option("--cdf", g.cdf,
-			"size distribution: websearch, fb_hadoop, pcn_w1, pcn_w2, accurate_c, or a "
-			"file")
+	                "size distribution: websearch, fb_hadoop, pcn_w1, pcn_w2, accurate_c, or a "
+	                "file")
 		->required();
-	poi->add_option("--load", r.load, "offered load as a fraction of --rate (e.g. 0.3)")->required();
+	poi->add_option("--load", r.load, "offered load as a fraction of --rate (e.g. 0.3)")
+		->required();
 	poi->add_option("--rate", r.rate, "rate of the bottleneck every flow crosses")->required();
 	poi->add_option("--bottleneck", g.bottleneck, "its name, for the header (e.g. s0.r)");
 	poi->add_option("--duration", r.duration, "arrivals during this long")->required();
@@ -333,7 +353,8 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	auto *a2a = gen->add_subcommand("alltoall", "every host to every other host");
 	a2a->add_option("--hosts", r.hosts, "hosts, comma-separated")->required();
 	a2a->add_option("--size", r.size, "bytes per pair")->required();
-	a2a->add_option("--repeat", g.repeats, "rounds (default 1)")->check(CLI::Range(1u, 1000000u));
+	a2a->add_option("--repeat", g.repeats, "rounds (default 1)")
+		->check(CLI::Range(1u, 1000000u));
 	a2a->add_option("--period", r.period, "time between rounds");
 	a2a->add_option("--prefix", g.prefix, "flow name prefix (default a2a)");
 	add_flow_options(a2a, g, r);
@@ -346,7 +367,8 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	st->add_option("--prefix", g.prefix, "flow name prefix (default stair)");
 	add_flow_options(st, g, r);
 
-	auto *ls = gen->add_subcommand("longshort", "a long flow and short flows beside it (HPCC's long-short)");
+	auto *ls = gen->add_subcommand("longshort",
+	                               "a long flow and short flows beside it (HPCC's long-short)");
 	ls->add_option("--long-src", g.long_src, "source of the long flow")->required();
 	ls->add_option("--short-src", g.short_src, "source of the short flows")->required();
 	ls->add_option("--dst", g.dst, "destination of both")->required();
@@ -354,7 +376,8 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 	ls->add_option("--short-size", r.short_size, "size of each short flow")->required();
 	ls->add_option("--short-at", r.short_at, "first short flow, after the long one's start")
 		->required();
-	ls->add_option("--count", g.count, "short flows (default 1)")->check(CLI::Range(1u, 1000000u));
+	ls->add_option("--count", g.count, "short flows (default 1)")
+		->check(CLI::Range(1u, 1000000u));
 	ls->add_option("--period", r.period, "time between short flows");
 	add_flow_options(ls, g, r);
 
@@ -374,7 +397,8 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 		out = o.str();
 		return 0;
 	} catch (const CLI::ParseError &x) {
-		err = std::string("rxecc-traffic: ") + x.what() + "\nRun with --help for more information.\n";
+		err = std::string("rxecc-traffic: ") + x.what() +
+		      "\nRun with --help for more information.\n";
 		return 2;
 	}
 
@@ -399,7 +423,8 @@ int parse_cli(int argc, const char *const *argv, Cli &cli, std::string &out, std
 			g.prefix = "stair";
 		ok = finish_gen(g, r, msg);
 		for (int i = 0; i < argc; i++)
-			g.command_line += (i ? " " : "") + std::string(i ? argv[i] : "rxecc-traffic");
+			g.command_line +=
+				(i ? " " : "") + std::string(i ? argv[i] : "rxecc-traffic");
 	} else if (cli.cmd == "launch" || cli.cmd == "run") {
 		ok = finish_run(cli.cmd, cli.run, r, msg);
 	} else if (cli.cmd == "wire" && !r.compare.empty()) {

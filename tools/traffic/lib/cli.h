@@ -13,7 +13,8 @@
 
 #include "schedule.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 struct RunArgs {
 	std::string schedule, hosts, out;

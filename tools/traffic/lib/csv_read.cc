@@ -3,9 +3,11 @@
 
 #include <csv.h>
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
-namespace {
+namespace
+{
 
 struct State {
 	std::vector<CsvRow> *rows;
@@ -37,7 +39,7 @@ void on_row(int c, void *data)
 } // namespace
 
 bool read_csv(std::string_view text, const std::string &source, std::vector<CsvRow> &rows,
-	      std::string *err)
+              std::string *err)
 {
 	csv_parser p{};
 	if (csv_init(&p, CSV_STRICT | CSV_REPALL_NL | CSV_STRICT_FINI) != 0) {
@@ -52,8 +54,7 @@ bool read_csv(std::string_view text, const std::string &source, std::vector<CsvR
 	if (ok)
 		ok = csv_fini(&p, on_field, on_row, &st) == 0;
 	if (!ok && err)
-		*err = source + ":" + std::to_string(st.line) + ": " +
-		       csv_strerror(csv_error(&p));
+		*err = source + ":" + std::to_string(st.line) + ": " + csv_strerror(csv_error(&p));
 	csv_free(&p);
 	return ok;
 }

@@ -8,7 +8,8 @@
 #include <string_view>
 #include <vector>
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 struct CsvRow {
 	int line = 0;
@@ -19,7 +20,7 @@ struct CsvRow {
 // skipped but counted. The first row is returned like the others. False
 // with *err ("SOURCE:LINE: ...") on malformed quoting.
 bool read_csv(std::string_view text, const std::string &source, std::vector<CsvRow> &rows,
-	      std::string *err);
+              std::string *err);
 
 } // namespace rxecc::traffic
 

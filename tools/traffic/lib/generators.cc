@@ -8,9 +8,11 @@
 
 #include "units.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
-namespace {
+namespace
+{
 
 bool check_names(const std::vector<std::string> &list, const char *what, std::string *err)
 {
@@ -64,7 +66,7 @@ bool check_repeats(unsigned repeats, std::uint64_t period_ns, std::string *err)
 }
 
 FlowSpec make_flow(std::string name, const std::string &src, const std::string &dst,
-		   std::uint64_t start, const FlowOptions &opt)
+                   std::uint64_t start, const FlowOptions &opt)
 {
 	FlowSpec f;
 	f.name = std::move(name);
@@ -115,15 +117,15 @@ std::optional<Schedule> gen_incast(const IncastParams &p, std::string *err)
 	Schedule s;
 	for (unsigned k = 0; k < p.repeats; k++)
 		for (const auto &h : p.senders) {
-			FlowSpec f = make_flow(p.prefix + std::to_string(k) + "." + h, h, p.receiver,
-					       p.start_ns + k * p.period_ns, p.opt);
+			FlowSpec f = make_flow(p.prefix + std::to_string(k) + "." + h, h,
+			                       p.receiver, p.start_ns + k * p.period_ns, p.opt);
 			f.size_bytes = p.size_bytes;
 			s.flows.push_back(std::move(f));
 		}
-	s.header.push_back(std::to_string(p.senders.size()) + ":1 incast to " + p.receiver +
-			   ", " + units::format_size_bytes(p.size_bytes) + " per sender, " +
-			   std::to_string(p.repeats) + " times" +
-			   (p.repeats > 1 ? " every " + units::format_time_ns(p.period_ns) : ""));
+	s.header.push_back(std::to_string(p.senders.size()) + ":1 incast to " + p.receiver + ", " +
+	                   units::format_size_bytes(p.size_bytes) + " per sender, " +
+	                   std::to_string(p.repeats) + " times" +
+	                   (p.repeats > 1 ? " every " + units::format_time_ns(p.period_ns) : ""));
 	if (!check_names_fit(s, err))
 		return std::nullopt;
 	return s;
@@ -174,7 +176,7 @@ std::optional<Schedule> gen_poisson(const PoissonParams &p, std::string *err)
 			dst = p.dsts[rng.below(p.dsts.size())];
 		while (dst == src);
 		FlowSpec f = make_flow(p.prefix + std::to_string(i), src, dst,
-				       p.start_ns + static_cast<std::uint64_t>(t), p.opt);
+		                       p.start_ns + static_cast<std::uint64_t>(t), p.opt);
 		f.size_bytes = p.cdf.sample(rng);
 		s.flows.push_back(std::move(f));
 	}
@@ -183,20 +185,21 @@ std::optional<Schedule> gen_poisson(const PoissonParams &p, std::string *err)
 		return std::nullopt;
 	}
 	const double offered = offered_load(s, p.start_ns, p.duration_ns, p.rate_bps);
-	s.header.push_back("Poisson arrivals, sizes from " + p.cdf_name + " (mean " +
-			   fmt(0, mean) + " B), load " + fmt(-1, p.load) + " of " +
-			   (p.bottleneck.empty() ? std::string("the bottleneck") : p.bottleneck) +
-			   " at " + units::format_rate_bps(p.rate_bps) + " over " +
-			   units::format_time_ns(p.duration_ns) + ", seed " + std::to_string(p.seed));
+	s.header.push_back("Poisson arrivals, sizes from " + p.cdf_name + " (mean " + fmt(0, mean) +
+	                   " B), load " + fmt(-1, p.load) + " of " +
+	                   (p.bottleneck.empty() ? std::string("the bottleneck") : p.bottleneck) +
+	                   " at " + units::format_rate_bps(p.rate_bps) + " over " +
+	                   units::format_time_ns(p.duration_ns) + ", seed " +
+	                   std::to_string(p.seed));
 	s.header.push_back(std::to_string(s.flows.size()) + " flows, offered load " +
-			   fmt(4, offered));
+	                   fmt(4, offered));
 	if (!check_names_fit(s, err))
 		return std::nullopt;
 	return s;
 }
 
 double offered_load(const Schedule &s, std::uint64_t start_ns, std::uint64_t duration_ns,
-		    std::uint64_t rate_bps)
+                    std::uint64_t rate_bps)
 {
 	double bytes = 0;
 	for (const auto &f : s.flows)
@@ -224,15 +227,16 @@ std::optional<Schedule> gen_alltoall(const AllToAllParams &p, std::string *err)
 			for (const auto &b : p.hosts) {
 				if (a == b)
 					continue;
-				FlowSpec f = make_flow(p.prefix + std::to_string(k) + "." + a + "." + b,
-						       a, b, p.start_ns + k * p.period_ns, p.opt);
+				FlowSpec f =
+					make_flow(p.prefix + std::to_string(k) + "." + a + "." + b,
+				                  a, b, p.start_ns + k * p.period_ns, p.opt);
 				f.size_bytes = p.size_bytes;
 				s.flows.push_back(std::move(f));
 			}
 	s.header.push_back("all-to-all among " + std::to_string(p.hosts.size()) + " hosts, " +
-			   units::format_size_bytes(p.size_bytes) + " per pair, " +
-			   std::to_string(p.repeats) + " times" +
-			   (p.repeats > 1 ? " every " + units::format_time_ns(p.period_ns) : ""));
+	                   units::format_size_bytes(p.size_bytes) + " per pair, " +
+	                   std::to_string(p.repeats) + " times" +
+	                   (p.repeats > 1 ? " every " + units::format_time_ns(p.period_ns) : ""));
 	if (!check_names_fit(s, err))
 		return std::nullopt;
 	return s;
@@ -254,14 +258,14 @@ std::optional<Schedule> gen_staircase(const StaircaseParams &p, std::string *err
 	Schedule s;
 	const std::uint64_t n = p.senders.size();
 	for (std::uint64_t i = 0; i < n; i++) {
-		FlowSpec f = make_flow(p.prefix + std::to_string(i) + "." + p.senders[i], p.senders[i],
-				       p.receiver, p.start_ns + i * p.step_ns, p.opt);
+		FlowSpec f = make_flow(p.prefix + std::to_string(i) + "." + p.senders[i],
+		                       p.senders[i], p.receiver, p.start_ns + i * p.step_ns, p.opt);
 		f.duration_ns = (2 * (n - i) - 1) * p.step_ns;
 		s.flows.push_back(std::move(f));
 	}
 	s.header.push_back("staircase: " + std::to_string(n) + " flows to " + p.receiver +
-			   " join every " + units::format_time_ns(p.step_ns) +
-			   " and leave in reverse order");
+	                   " join every " + units::format_time_ns(p.step_ns) +
+	                   " and leave in reverse order");
 	if (!check_names_fit(s, err))
 		return std::nullopt;
 	return s;
@@ -270,8 +274,8 @@ std::optional<Schedule> gen_staircase(const StaircaseParams &p, std::string *err
 std::optional<Schedule> gen_longshort(const LongShortParams &p, std::string *err)
 {
 	if (!check_host(p.long_src, "long source", err) ||
-	    !check_host(p.short_src, "short source", err) || !check_host(p.dst, "destination", err) ||
-	    !check_repeats(p.count, p.period_ns, err))
+	    !check_host(p.short_src, "short source", err) ||
+	    !check_host(p.dst, "destination", err) || !check_repeats(p.count, p.period_ns, err))
 		return std::nullopt;
 	if (p.long_src == p.dst || p.short_src == p.dst) {
 		*err = "the destination '" + p.dst + "' is also a source";
@@ -294,15 +298,14 @@ std::optional<Schedule> gen_longshort(const LongShortParams &p, std::string *err
 	s.flows.push_back(std::move(l));
 	for (unsigned k = 0; k < p.count; k++) {
 		FlowSpec f = make_flow("short" + std::to_string(k), p.short_src, p.dst,
-				       p.start_ns + p.short_at_ns + k * p.period_ns, p.opt);
+		                       p.start_ns + p.short_at_ns + k * p.period_ns, p.opt);
 		f.size_bytes = p.short_size_bytes;
 		s.flows.push_back(std::move(f));
 	}
-	s.header.push_back("long-short: a " + units::format_time_ns(p.long_duration_ns) +
-			   " flow " + p.long_src + " -> " + p.dst + " and " +
-			   std::to_string(p.count) + " short flows of " +
-			   units::format_size_bytes(p.short_size_bytes) + " " + p.short_src +
-			   " -> " + p.dst);
+	s.header.push_back("long-short: a " + units::format_time_ns(p.long_duration_ns) + " flow " +
+	                   p.long_src + " -> " + p.dst + " and " + std::to_string(p.count) +
+	                   " short flows of " + units::format_size_bytes(p.short_size_bytes) + " " +
+	                   p.short_src + " -> " + p.dst);
 	return s;
 }
 

@@ -15,7 +15,8 @@
 #include "cdf.h"
 #include "schedule.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 // Every sender sends `size` bytes to `receiver` at start + k * period,
 // k = 0 .. repeats-1. Flow names: PREFIX<k>.<sender>.
@@ -54,7 +55,7 @@ std::optional<Schedule> gen_poisson(const PoissonParams &p, std::string *err);
 // The offered load of the flows that start in [start, start + duration):
 // their bytes * 8 / (rate_bps * duration).
 double offered_load(const Schedule &s, std::uint64_t start_ns, std::uint64_t duration_ns,
-		    std::uint64_t rate_bps);
+                    std::uint64_t rate_bps);
 
 // Every host sends `size` bytes to every other host at start + k * period.
 // Names: PREFIX<k>.<src>.<dst>.

@@ -7,7 +7,8 @@
 
 #include "text.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 const HostSpec *Hosts::find(std::string_view name) const
 {
@@ -17,8 +18,7 @@ const HostSpec *Hosts::find(std::string_view name) const
 	return nullptr;
 }
 
-std::optional<Hosts> parse_hosts(std::string_view text, const std::string &source,
-				 std::string *err)
+std::optional<Hosts> parse_hosts(std::string_view text, const std::string &source, std::string *err)
 {
 	Hosts out;
 	std::map<std::string, int> names, ips;
@@ -40,7 +40,7 @@ std::optional<Hosts> parse_hosts(std::string_view text, const std::string &sourc
 		h.name = std::string(tok[0]);
 		if (!valid_name(h.name))
 			return fail("host name '" + h.name +
-				    "' is not a name (letters, digits, '_', '-', '.'; at most 64)");
+			            "' is not a name (letters, digits, '_', '-', '.'; at most 64)");
 		h.ip = std::string(tok[1]);
 		in_addr a{};
 		if (inet_pton(AF_INET, h.ip.c_str(), &a) != 1)
@@ -61,7 +61,7 @@ std::optional<Hosts> parse_hosts(std::string_view text, const std::string &sourc
 					h.netns = std::string(v);
 				} else {
 					return fail("netns: '" + std::string(v) +
-						    "' is not a namespace name (or '-')");
+					            "' is not a namespace name (or '-')");
 				}
 			} else if (t.rfind("dev=", 0) == 0) {
 				if (have_dev)
@@ -74,20 +74,20 @@ std::optional<Hosts> parse_hosts(std::string_view text, const std::string &sourc
 					h.dev = std::string(v);
 				} else {
 					return fail("dev: '" + std::string(v) +
-						    "' is not a device name (or 'any')");
+					            "' is not a device name (or 'any')");
 				}
 			} else if (t.find('=') != std::string_view::npos) {
 				return fail("unknown setting '" + std::string(t) +
-					    "' (known: netns=NS|-, dev=DEV|any)");
+				            "' (known: netns=NS|-, dev=DEV|any)");
 			}
 			// other fields (the experiments' MAC and SWITCH:PORT) are not used
 		}
 		if (auto it = names.find(h.name); it != names.end())
 			return fail("host '" + h.name + "' is already defined on line " +
-				    std::to_string(it->second));
+			            std::to_string(it->second));
 		if (auto it = ips.find(h.ip); it != ips.end())
 			return fail("address " + h.ip + " is already used on line " +
-				    std::to_string(it->second));
+			            std::to_string(it->second));
 		names.emplace(h.name, lineno);
 		ips.emplace(h.ip, lineno);
 		out.hosts.push_back(std::move(h));
@@ -101,7 +101,7 @@ std::optional<Hosts> parse_hosts(std::string_view text, const std::string &sourc
 }
 
 bool check_schedule_hosts(const Schedule &s, const Hosts &hosts, const std::string &sched_source,
-			  const std::string &hosts_source, std::string *err)
+                          const std::string &hosts_source, std::string *err)
 {
 	for (const auto &f : s.flows)
 		for (const std::string *h : {&f.src, &f.dst})

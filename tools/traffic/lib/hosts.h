@@ -13,11 +13,12 @@
 
 #include "schedule.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 struct HostSpec {
 	std::string name;
-	std::string ip;	   // dotted IPv4
+	std::string ip;    // dotted IPv4
 	std::string netns; // "" = the namespace the tool runs in
 	std::string dev;   // RDMA device expected for ip; "" = any
 	int line = 0;
@@ -30,13 +31,13 @@ struct Hosts {
 
 // On error returns nullopt and sets *err ("SOURCE:LINE: ...").
 std::optional<Hosts> parse_hosts(std::string_view text, const std::string &source,
-				 std::string *err);
+                                 std::string *err);
 
 // Every host a flow names must be in `hosts`; otherwise false with *err
 // naming the schedule line ("SCHED:LINE: flow 'f' names host 'x', which
 // HOSTS does not define").
 bool check_schedule_hosts(const Schedule &s, const Hosts &hosts, const std::string &sched_source,
-			  const std::string &hosts_source, std::string *err);
+                          const std::string &hosts_source, std::string *err);
 
 } // namespace rxecc::traffic
 

@@ -3,7 +3,8 @@
 
 #include <cmath>
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 std::int64_t Bins::index(std::int64_t t_ns) const
 {
@@ -49,7 +50,7 @@ std::uint64_t Bins::total() const
 }
 
 FlowProgress::FlowProgress(const FlowSpec &f, std::uint64_t bin_ns, bool log_messages)
-	: f_(f), bins_(bin_ns), log_messages_(log_messages), qp_outstanding_(f.opt.qps, 0)
+    : f_(f), bins_(bin_ns), log_messages_(log_messages), qp_outstanding_(f.opt.qps, 0)
 {
 }
 

@@ -14,7 +14,8 @@
 
 #include "schedule.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 // Times are ns since the schedule's T0 (CLOCK_MONOTONIC). An unknown value
 // is nullopt (an empty CSV field).
@@ -28,7 +29,7 @@ struct FlowRecord {
 	std::optional<std::uint64_t> retx;
 	std::vector<std::uint32_t> qpns;     // QPs at src
 	std::vector<std::uint32_t> dst_qpns; // QPs at dst
-	std::string status;		     // "ok" or the failure
+	std::string status;                  // "ok" or the failure
 };
 
 // What the receiving host of a SEND flow saw: its receive completions.
@@ -49,7 +50,8 @@ struct MessageRecord {
 
 // Bytes completed per bin of bin_ns: bin k covers [k * bin_ns, (k+1) * bin_ns)
 // of T0-relative time.
-class Bins {
+class Bins
+{
 public:
 	explicit Bins(std::uint64_t bin_ns) : bin_ns_(bin_ns) {}
 	void add(std::int64_t t_ns, std::uint64_t bytes);
@@ -69,7 +71,8 @@ private:
 	std::vector<std::uint64_t> bytes_;
 };
 
-class FlowProgress {
+class FlowProgress
+{
 public:
 	struct Posted {
 		std::uint64_t msg;

@@ -13,7 +13,8 @@
 #include "text.h"
 #include "units.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 const char kFlowsHeader[] =
 	"flow,src,dst,verb,size_bytes,duration_ns,msg_bytes,qps,dscp,sched_start_ns,start_ns,"
@@ -22,11 +23,13 @@ const char kRxHeader[] = "flow,first_byte_ns,last_byte_ns,bytes,msgs,status";
 const char kBinsHeader[] = "flow,bin_start_ns,bytes";
 const char kMessagesHeader[] = "flow,msg,bytes,post_ns,complete_ns,qp";
 
-namespace {
+namespace
+{
 
 constexpr std::size_t kFlowsFields = 20;
 
-template <typename T> std::string opt(const std::optional<T> &v)
+template <typename T>
+std::string opt(const std::optional<T> &v)
 {
 	return v ? std::to_string(*v) : std::string();
 }
@@ -43,9 +46,9 @@ std::string qpn_list(const std::vector<std::uint32_t> &q)
 std::string spec_fields(const FlowSpec &f)
 {
 	return f.name + "," + f.src + "," + f.dst + "," + verb_name(f.opt.verb) + "," +
-	       opt(f.size_bytes) + "," + opt(f.duration_ns) + "," + std::to_string(f.opt.msg_bytes) +
-	       "," + std::to_string(f.opt.qps) + "," + std::to_string(f.opt.dscp) + "," +
-	       std::to_string(f.start_ns);
+	       opt(f.size_bytes) + "," + opt(f.duration_ns) + "," +
+	       std::to_string(f.opt.msg_bytes) + "," + std::to_string(f.opt.qps) + "," +
+	       std::to_string(f.opt.dscp) + "," + std::to_string(f.start_ns);
 }
 
 std::string join(const std::vector<std::string> &v, size_t from, size_t to)
@@ -118,7 +121,7 @@ std::vector<std::uint32_t> qpn_field(const std::string &s, const char *col)
 		auto v = parse_uint(part);
 		if (!v || *v > 0xffffff)
 			throw FieldError{std::string(col) + ": '" + s +
-					 "' is not a list of QP numbers (a;b;...)"};
+			                 "' is not a list of QP numbers (a;b;...)"};
 		out.push_back(static_cast<std::uint32_t>(*v));
 	}
 	return out;
@@ -134,14 +137,15 @@ struct HostFiles {
 
 bool file_exists(const std::string &p)
 {
-	struct stat st{};
+	struct stat st {
+	};
 	return stat(p.c_str(), &st) == 0;
 }
 
 // Reads DIR/HOST/NAME if it exists: its rows after a header that must be
 // `header`. False with *err on a bad file.
 bool read_table(const std::string &path, const char *header, bool &present,
-		std::vector<CsvRow> &rows, std::string *err)
+                std::vector<CsvRow> &rows, std::string *err)
 {
 	present = file_exists(path);
 	if (!present)
@@ -164,7 +168,7 @@ bool read_table(const std::string &path, const char *header, bool &present,
 
 // Rows of a flows.csv: of one host (driver == that host) or merged ("").
 bool read_flows_table(const std::string &path, const Schedule &s, const std::string &driver,
-		      std::map<std::string, FlowRecord> &out, std::string *err)
+                      std::map<std::string, FlowRecord> &out, std::string *err)
 {
 	std::vector<CsvRow> rows;
 	bool present = false;
@@ -183,8 +187,8 @@ bool read_flows_table(const std::string &path, const Schedule &s, const std::str
 		for (const auto &r : rows) {
 			line = r.line;
 			if (r.fields.size() != kFlowsFields)
-				return bad("expected " + std::to_string(kFlowsFields) + " fields, found " +
-					   std::to_string(r.fields.size()));
+				return bad("expected " + std::to_string(kFlowsFields) +
+				           " fields, found " + std::to_string(r.fields.size()));
 			const FlowSpec *f = s.find(r.fields[0]);
 			if (!f)
 				return bad("flow '" + r.fields[0] + "' is not in the schedule");
@@ -192,7 +196,7 @@ bool read_flows_table(const std::string &path, const Schedule &s, const std::str
 				return bad("flow '" + f->name + "' is not driven by " + driver);
 			if (join(r.fields, 0, 10) != spec_fields(*f))
 				return bad("flow '" + f->name + "' does not match the schedule (" +
-					   join(r.fields, 0, 10) + ")");
+				           join(r.fields, 0, 10) + ")");
 			if (out.count(f->name))
 				return bad("flow '" + f->name + "' recorded twice");
 			FlowRecord rec;
@@ -216,10 +220,11 @@ bool read_flows_table(const std::string &path, const Schedule &s, const std::str
 	return true;
 }
 
-namespace {
+namespace
+{
 
 bool read_host(const std::string &dir, const std::string &host, const Schedule &s, HostFiles &hf,
-	       std::string *err)
+               std::string *err)
 {
 	const std::string base = dir + "/" + host + "/";
 	std::vector<CsvRow> rows;
@@ -237,7 +242,8 @@ bool read_host(const std::string &dir, const std::string &host, const Schedule &
 		if (driven && f->driver() != host)
 			throw FieldError{"flow '" + name + "' is not driven by " + host};
 		if (!driven && (f->passive() != host || f->opt.verb != Verb::kSend))
-			throw FieldError{"flow '" + name + "' is not a SEND flow received by " + host};
+			throw FieldError{"flow '" + name + "' is not a SEND flow received by " +
+			                 host};
 		return f;
 	};
 	if (!read_flows_table(path, s, host, hf.flows, err))
@@ -250,7 +256,8 @@ bool read_host(const std::string &dir, const std::string &host, const Schedule &
 		for (const auto &r : rows) {
 			line = r.line;
 			if (r.fields.size() != 6)
-				return bad("expected 6 fields, found " + std::to_string(r.fields.size()));
+				return bad("expected 6 fields, found " +
+				           std::to_string(r.fields.size()));
 			const FlowSpec *f = flow_of(r.fields[0], false);
 			if (hf.rx.count(f->name))
 				return bad("flow '" + f->name + "' recorded twice");
@@ -272,7 +279,8 @@ bool read_host(const std::string &dir, const std::string &host, const Schedule &
 		for (const auto &r : rows) {
 			line = r.line;
 			if (r.fields.size() != 3)
-				return bad("expected 3 fields, found " + std::to_string(r.fields.size()));
+				return bad("expected 3 fields, found " +
+				           std::to_string(r.fields.size()));
 			const FlowSpec *f = flow_of(r.fields[0], true);
 			if (!opt_int(r.fields[1], "bin_start_ns"))
 				return bad("bin_start_ns: empty");
@@ -287,7 +295,8 @@ bool read_host(const std::string &dir, const std::string &host, const Schedule &
 		for (const auto &r : rows) {
 			line = r.line;
 			if (r.fields.size() != 6)
-				return bad("expected 6 fields, found " + std::to_string(r.fields.size()));
+				return bad("expected 6 fields, found " +
+				           std::to_string(r.fields.size()));
 			const FlowSpec *f = flow_of(r.fields[0], true);
 			req_uint(r.fields[1], "msg");
 			req_uint(r.fields[2], "bytes");
@@ -338,8 +347,8 @@ std::string bins_rows(const std::string &flow, const Bins &b)
 	std::string out;
 	const auto &v = b.bytes();
 	for (size_t i = 0; i < v.size(); i++) {
-		const std::int64_t start =
-			(b.first_bin() + static_cast<std::int64_t>(i)) * static_cast<std::int64_t>(b.bin_ns());
+		const std::int64_t start = (b.first_bin() + static_cast<std::int64_t>(i)) *
+		                           static_cast<std::int64_t>(b.bin_ns());
 		out += flow + "," + std::to_string(start) + "," + std::to_string(v[i]) + "\n";
 	}
 	return out;
@@ -453,7 +462,7 @@ bool merge_records(const std::string &dir, const Schedule &s, MergeResult &res, 
 	}
 	char hash[32];
 	std::snprintf(hash, sizeof(hash), "%016llx",
-		      static_cast<unsigned long long>(schedule_hash(s)));
+	              static_cast<unsigned long long>(schedule_hash(s)));
 	sum["version"] = version;
 	sum["schedule_hash"] = hash;
 	// one T0 for every host (launch), else per host only
@@ -462,8 +471,10 @@ bool merge_records(const std::string &dir, const Schedule &s, MergeResult &res, 
 	sum["bin_ns"] =
 		bin_widths.size() == 1 ? nlohmann::json::parse(*bin_widths.begin()) : nullptr;
 	sum["hosts"] = hj;
-	sum["flows"] = {{"total", res.flows}, {"ok", res.ok}, {"failed", res.flows - res.ok},
-			{"status", status}};
+	sum["flows"] = {{"total", res.flows},
+	                {"ok", res.ok},
+	                {"failed", res.flows - res.ok},
+	                {"status", status}};
 	nlohmann::json se;
 	se["count"] = res.start.count;
 	if (res.start.count) {
@@ -475,14 +486,15 @@ bool merge_records(const std::string &dir, const Schedule &s, MergeResult &res, 
 	}
 	sum["start_error_ns"] = se;
 
-	return write_file(dir + "/flows.csv", flows, err) && write_file(dir + "/bins.csv", bins, err) &&
+	return write_file(dir + "/flows.csv", flows, err) &&
+	       write_file(dir + "/bins.csv", bins, err) &&
 	       write_file(dir + "/messages.csv", msgs, err) &&
 	       write_file(dir + "/summary.json", sum.dump(1) + "\n", err);
 }
 
 std::map<WireKey, WireTotals> wire_counts(const Schedule &s,
-					  const std::map<std::string, FlowRecord> &recs,
-					  std::uint64_t mtu, std::vector<std::string> *skipped)
+                                          const std::map<std::string, FlowRecord> &recs,
+                                          std::uint64_t mtu, std::vector<std::string> *skipped)
 {
 	std::map<WireKey, WireTotals> out;
 	for (const auto &f : s.flows) {
@@ -498,7 +510,8 @@ std::map<WireKey, WireTotals> wire_counts(const Schedule &s,
 		const WireCount full = message_frames(f.opt.verb, f.opt.msg_bytes, mtu);
 		// a sized flow's last message may be shorter
 		const WireCount last =
-			f.size_bytes && n ? message_frames(f.opt.verb, f.message_bytes(n - 1), mtu) : full;
+			f.size_bytes && n ? message_frames(f.opt.verb, f.message_bytes(n - 1), mtu)
+					  : full;
 		if (n) {
 			fw.data.frames += (n - 1) * full.frames + last.frames;
 			fw.data.bytes += (n - 1) * full.bytes + last.bytes;
@@ -520,10 +533,11 @@ WireCompare compare_wire(const WireTotals &want, std::uint64_t frames, std::uint
 	const std::uint64_t wf = want.data.frames + want.cm.frames;
 	const std::uint64_t wb = want.data.bytes + want.cm.bytes;
 	const std::string got = std::to_string(frames) + " frames, " + std::to_string(bytes) +
-				" bytes; the records account for " + std::to_string(want.data.frames) +
-				" data frames (" + std::to_string(want.data.bytes) + " bytes) and " +
-				std::to_string(want.cm.frames) + " connection management frames (" +
-				std::to_string(want.cm.bytes) + " bytes)";
+	                        " bytes; the records account for " +
+	                        std::to_string(want.data.frames) + " data frames (" +
+	                        std::to_string(want.data.bytes) + " bytes) and " +
+	                        std::to_string(want.cm.frames) + " connection management frames (" +
+	                        std::to_string(want.cm.bytes) + " bytes)";
 	if (frames < wf || bytes < wb) {
 		c.message = "fewer frames or bytes than the records account for: " + got;
 		return c;
@@ -531,14 +545,14 @@ WireCompare compare_wire(const WireTotals &want, std::uint64_t frames, std::uint
 	const std::uint64_t xf = frames - wf, xb = bytes - wb;
 	if (xb != xf * kCmFrameBytes) {
 		c.message = std::to_string(xf) + " extra frames of " + std::to_string(xb) +
-			    " bytes are not connection management frames: " + got;
+		            " bytes are not connection management frames: " + got;
 		return c;
 	}
 	c.match = true;
 	c.repeated_cm = xf;
-	c.message = "match: " + got + (xf ? ", and " + std::to_string(xf) +
-						    " repeated connection management frames"
-					  : std::string());
+	c.message = "match: " + got +
+	            (xf ? ", and " + std::to_string(xf) + " repeated connection management frames"
+	                : std::string());
 	return c;
 }
 
@@ -547,10 +561,11 @@ std::string summary_line(const MergeResult &r)
 	std::string s = std::to_string(r.ok) + " of " + std::to_string(r.flows) + " flows ok";
 	if (r.start.count) {
 		char b[160];
-		std::snprintf(b, sizeof(b), "; start error p50 %.1f us, p99 %.1f us, max %.1f us (%zu flows)",
-			      static_cast<double>(r.start.p50) / 1e3,
-			      static_cast<double>(r.start.p99) / 1e3,
-			      static_cast<double>(r.start.max) / 1e3, r.start.count);
+		std::snprintf(b, sizeof(b),
+		              "; start error p50 %.1f us, p99 %.1f us, max %.1f us (%zu flows)",
+		              static_cast<double>(r.start.p50) / 1e3,
+		              static_cast<double>(r.start.p99) / 1e3,
+		              static_cast<double>(r.start.max) / 1e3, r.start.count);
 		s += b;
 	}
 	return s;

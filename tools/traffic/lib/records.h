@@ -19,7 +19,8 @@
 #include "progress.h"
 #include "schedule.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 extern const char kFlowsHeader[];
 extern const char kRxHeader[];
@@ -38,7 +39,7 @@ struct HostOutput {
 	std::string host;
 	std::vector<std::pair<const FlowSpec *, FlowProgress *>> driven;
 	std::vector<std::pair<std::string, RxRecord>> received; // SEND flows
-	nlohmann::json meta;					 // host.json
+	nlohmann::json meta;                                    // host.json
 };
 bool write_host_output(const std::string &dir, const HostOutput &out, std::string *err);
 
@@ -65,7 +66,7 @@ bool merge_records(const std::string &dir, const Schedule &s, MergeResult &res, 
 // empty) or the merged one (`driver` empty; the file must exist). Checks
 // every row against the schedule; *err names the file and line.
 bool read_flows_table(const std::string &path, const Schedule &s, const std::string &driver,
-		      std::map<std::string, FlowRecord> &out, std::string *err);
+                      std::map<std::string, FlowRecord> &out, std::string *err);
 
 // What the flows that ended ok put on the wire, per (src, dst, dscp):
 // `data`, the data-bearing frames (WRITE and SEND packets, READ
@@ -89,8 +90,8 @@ struct WireTotals {
 // the 256-byte MAD, ICRC.
 constexpr std::uint64_t kCmFrameBytes = 14 + 20 + 8 + 12 + 8 + 256 + 4;
 std::map<WireKey, WireTotals> wire_counts(const Schedule &s,
-					  const std::map<std::string, FlowRecord> &recs,
-					  std::uint64_t mtu, std::vector<std::string> *skipped);
+                                          const std::map<std::string, FlowRecord> &recs,
+                                          std::uint64_t mtu, std::vector<std::string> *skipped);
 
 // Compares what a fabric queue carried (frames, bytes) from src to dst on
 // the flows' DSCP with what the records account for. It matches when

@@ -5,12 +5,12 @@
 
 #include "messages.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 const char kRetxStat[] = "retx_pkts";
 
-std::optional<std::uint64_t> qp_retx(rxecc::Transport &t, const std::string &dev,
-				     std::uint32_t qpn)
+std::optional<std::uint64_t> qp_retx(rxecc::Transport &t, const std::string &dev, std::uint32_t qpn)
 {
 	std::vector<rxecc::GenlMsg> replies;
 	if (!t.request(rxecc::qp_get_request(dev, qpn), false, replies).ok() || replies.size() != 1)

@@ -13,7 +13,8 @@
 
 #include "transport.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 // The name of the per-QP statistic.
 extern const char kRetxStat[];
@@ -22,7 +23,7 @@ extern const char kRetxStat[];
 // family is not there, the QP is gone, or the kernel has no such
 // statistic.
 std::optional<std::uint64_t> qp_retx(rxecc::Transport &t, const std::string &dev,
-				     std::uint32_t qpn);
+                                     std::uint32_t qpn);
 
 } // namespace rxecc::traffic
 

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <random>
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
-class Rng {
+class Rng
+{
 public:
 	explicit Rng(std::uint64_t seed) : g_(seed) {}
 

@@ -11,7 +11,8 @@
 #include "text.h"
 #include "units.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 const char *verb_name(Verb v)
 {
@@ -79,24 +80,24 @@ bool valid_name(std::string_view s)
 		return false;
 	for (char c : s) {
 		const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				(c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+		                (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 		if (!ok)
 			return false;
 	}
 	return true;
 }
 
-namespace {
+namespace
+{
 
-const char kFlowUsage[] =
-	"expected NAME SRC DST START size=SIZE|duration=TIME [KEY=VALUE ...] "
-	"or defaults KEY=VALUE ...";
+const char kFlowUsage[] = "expected NAME SRC DST START size=SIZE|duration=TIME [KEY=VALUE ...] "
+			  "or defaults KEY=VALUE ...";
 const char kOptionKeys[] = "verb, msg, qps, dscp, depth, timeout";
 
 // Applies one KEY=VALUE of the flow options; false with *err if KEY is
 // one of them and VALUE is bad; *known tells whether KEY is one of them.
 bool apply_option(FlowOptions &o, std::string_view key, std::string_view val, bool *known,
-		  std::string *err)
+                  std::string *err)
 {
 	*known = true;
 	if (key == "verb") {
@@ -116,7 +117,8 @@ bool apply_option(FlowOptions &o, std::string_view key, std::string_view val, bo
 			return false;
 		}
 		if (*v < 1 || *v > kMaxMsgBytes) {
-			*err = "msg: " + std::string(val) + " is not a message size from 1B to 1GiB";
+			*err = "msg: " + std::string(val) +
+			       " is not a message size from 1B to 1GiB";
 			return false;
 		}
 		o.msg_bytes = *v;
@@ -164,7 +166,7 @@ bool split_kv(std::string_view tok, std::string_view &key, std::string_view &val
 } // namespace
 
 std::optional<Schedule> parse_schedule(std::string_view text, const std::string &source,
-				       std::string *err, const FlowOptions &base)
+                                       std::string *err, const FlowOptions &base)
 {
 	Schedule s;
 	FlowOptions defaults = base;
@@ -188,16 +190,18 @@ std::optional<Schedule> parse_schedule(std::string_view text, const std::string 
 				std::string_view key, val;
 				if (!split_kv(tok[i], key, val))
 					return fail("defaults: '" + std::string(tok[i]) +
-						    "' is not KEY=VALUE");
+					            "' is not KEY=VALUE");
 				if (!seen.insert(key).second)
-					return fail("defaults: " + std::string(key) + " given twice");
+					return fail("defaults: " + std::string(key) +
+					            " given twice");
 				bool known = false;
 				std::string e;
 				if (!apply_option(defaults, key, val, &known, &e))
 					return fail(e);
 				if (!known)
-					return fail("defaults: unknown setting '" + std::string(key) +
-						    "' (known: " + kOptionKeys + ")");
+					return fail("defaults: unknown setting '" +
+					            std::string(key) + "' (known: " + kOptionKeys +
+					            ")");
 			}
 			continue;
 		}
@@ -209,20 +213,20 @@ std::optional<Schedule> parse_schedule(std::string_view text, const std::string 
 		f.name = std::string(tok[0]);
 		f.src = std::string(tok[1]);
 		f.dst = std::string(tok[2]);
-		for (const auto &[what, v] : {std::pair{"flow name", &f.name}, {"SRC", &f.src},
-					      {"DST", &f.dst}})
+		for (const auto &[what, v] :
+		     {std::pair{"flow name", &f.name}, {"SRC", &f.src}, {"DST", &f.dst}})
 			if (!valid_name(*v))
 				return fail(std::string(what) + " '" + *v +
-					    "' is not a name (letters, digits, '_', '-', '.'; "
-					    "at most 64)");
+				            "' is not a name (letters, digits, '_', '-', '.'; "
+				            "at most 64)");
 		if (f.name.find('=') != std::string::npos)
 			return fail(kFlowUsage);
 		if (auto it = names.find(f.name); it != names.end())
 			return fail("flow '" + f.name + "' is already defined on line " +
-				    std::to_string(it->second));
+			            std::to_string(it->second));
 		if (f.src == f.dst)
 			return fail("flow '" + f.name + "': SRC and DST are the same host '" +
-				    f.src + "'");
+			            f.src + "'");
 		std::string e;
 		auto start = units::parse_time_ns(tok[3], &e);
 		if (!start)
@@ -233,7 +237,7 @@ std::optional<Schedule> parse_schedule(std::string_view text, const std::string 
 			std::string_view key, val;
 			if (!split_kv(tok[i], key, val))
 				return fail("'" + std::string(tok[i]) + "' is not KEY=VALUE (" +
-					    kFlowUsage + ")");
+				            kFlowUsage + ")");
 			if (!seen.insert(key).second)
 				return fail(std::string(key) + " given twice");
 			if (key == "size") {
@@ -259,7 +263,7 @@ std::optional<Schedule> parse_schedule(std::string_view text, const std::string 
 				return fail(e);
 			if (!known)
 				return fail("unknown setting '" + std::string(key) +
-					    "' (known: size, duration, " + kOptionKeys + ")");
+				            "' (known: size, duration, " + kOptionKeys + ")");
 		}
 		if (f.size_bytes && f.duration_ns)
 			return fail("flow '" + f.name + "' has both size and duration");
@@ -281,7 +285,8 @@ std::optional<Schedule> parse_schedule(std::string_view text, const std::string 
 
 std::string format_flow(const FlowSpec &f)
 {
-	std::string l = f.name + " " + f.src + " " + f.dst + " " + units::format_time_ns(f.start_ns);
+	std::string l =
+		f.name + " " + f.src + " " + f.dst + " " + units::format_time_ns(f.start_ns);
 	if (f.size_bytes)
 		l += " size=" + units::format_size_bytes(*f.size_bytes);
 	else

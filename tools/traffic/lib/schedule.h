@@ -12,7 +12,8 @@
 #include <string_view>
 #include <vector>
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 enum class Verb { kWrite, kSend, kRead };
 
@@ -76,7 +77,7 @@ struct Schedule {
 // ("SOURCE:LINE: ..."). `base` holds the settings of flows before any
 // "defaults" line. On error returns nullopt and sets *err.
 std::optional<Schedule> parse_schedule(std::string_view text, const std::string &source,
-				       std::string *err, const FlowOptions &base = {});
+                                       std::string *err, const FlowOptions &base = {});
 
 // One flow as a schedule line with every setting explicit.
 std::string format_flow(const FlowSpec &f);

@@ -3,9 +3,11 @@
 
 #include <algorithm>
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
-namespace {
+namespace
+{
 
 bool selected(const std::set<std::string> *only, const std::string &name)
 {
@@ -15,7 +17,7 @@ bool selected(const std::set<std::string> *only, const std::string &name)
 } // namespace
 
 std::optional<double> goodput_bps(const Schedule &s, const std::map<std::string, FlowRecord> &recs,
-				  const std::set<std::string> *only)
+                                  const std::set<std::string> *only)
 {
 	std::optional<std::int64_t> first, last;
 	double bytes = 0;
@@ -36,8 +38,8 @@ std::optional<double> goodput_bps(const Schedule &s, const std::map<std::string,
 }
 
 std::vector<std::int64_t> start_error_list(const Schedule &s,
-					   const std::map<std::string, FlowRecord> &recs,
-					   const std::set<std::string> *only)
+                                           const std::map<std::string, FlowRecord> &recs,
+                                           const std::set<std::string> *only)
 {
 	std::vector<std::int64_t> out;
 	for (const auto &f : s.flows) {

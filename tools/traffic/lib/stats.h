@@ -17,18 +17,19 @@
 #include "records.h"
 #include "schedule.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 // Goodput of the flows that ended ok (all, or those named in `only`):
 // their bytes * 8 over the time from the first one's start to the last
 // one's completion, in bit/s. nullopt if no such flow has both times.
 std::optional<double> goodput_bps(const Schedule &s, const std::map<std::string, FlowRecord> &recs,
-				  const std::set<std::string> *only = nullptr);
+                                  const std::set<std::string> *only = nullptr);
 
 // Start errors (start_ns - sched_start_ns) of the flows that started.
 std::vector<std::int64_t> start_error_list(const Schedule &s,
-					   const std::map<std::string, FlowRecord> &recs,
-					   const std::set<std::string> *only = nullptr);
+                                           const std::map<std::string, FlowRecord> &recs,
+                                           const std::set<std::string> *only = nullptr);
 
 // A host's CPU from its host.json: (user + system) / run time, and nullopt
 // without the figures.

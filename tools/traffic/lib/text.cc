@@ -12,7 +12,8 @@
 
 #include <unistd.h>
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 std::vector<std::string_view> split_lines(std::string_view text)
 {

@@ -10,7 +10,8 @@
 #include <string_view>
 #include <vector>
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 // The lines of `text` (without "\n" or "\r\n"); a last line without a
 // newline counts.

@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <ctime>
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 inline std::int64_t clock_ns(clockid_t id)
 {
@@ -13,8 +14,14 @@ inline std::int64_t clock_ns(clockid_t id)
 	clock_gettime(id, &ts);
 	return static_cast<std::int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
-inline std::int64_t mono_ns() { return clock_ns(CLOCK_MONOTONIC); }
-inline std::int64_t real_ns() { return clock_ns(CLOCK_REALTIME); }
+inline std::int64_t mono_ns()
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+inline std::int64_t real_ns()
+{
+	return clock_ns(CLOCK_REALTIME);
+}
 
 // CLOCK_REALTIME at the CLOCK_MONOTONIC instant `mono`: both clocks read
 // back to back, the real time taken against the middle of two monotonic

@@ -37,18 +37,20 @@
 #include "records.h"
 #include "retx.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
-namespace {
+namespace
+{
 
 constexpr std::uint32_t kMagic = 0x52584354; // "RXCT"
 constexpr std::uint16_t kProtoVersion = 1;
 constexpr unsigned kQpShift = 48;
 constexpr std::uint64_t kMsgMask = (1ULL << kQpShift) - 1;
-constexpr std::int64_t kRetryNs = 200000000;	 // between connection attempts
-constexpr int kResolveMs = 2000;		 // rdma_resolve_addr/route
+constexpr std::int64_t kRetryNs = 200000000;      // between connection attempts
+constexpr int kResolveMs = 2000;                  // rdma_resolve_addr/route
 constexpr std::int64_t kFinalizeGapNs = 20000000; // finalize flows only this far from a start
-constexpr unsigned kSmallMsg = 4096;		 // --messages auto logs flows up to this
+constexpr unsigned kSmallMsg = 4096;              // --messages auto logs flows up to this
 
 // rdma_cm private data (network byte order)
 struct ConnReq {
@@ -72,9 +74,9 @@ struct RejInfo {
 };
 enum RejCode : std::uint32_t {
 	kRejSchedule = 1, // the schedules differ
-	kRejFlow = 2,	  // no such flow here
-	kRejSetup = 3,	  // the receiver could not set up the QP
-	kRejDup = 4,	  // that QP of the flow is already connected
+	kRejFlow = 2,     // no such flow here
+	kRejSetup = 3,    // the receiver could not set up the QP
+	kRejDup = 4,      // that QP of the flow is already connected
 };
 
 const char *rej_name(std::uint32_t c)
@@ -94,35 +96,61 @@ const char *rej_name(std::uint32_t c)
 }
 
 volatile std::sig_atomic_t g_signal = 0;
-void on_signal(int sig) { g_signal = sig; }
+void on_signal(int sig)
+{
+	g_signal = sig;
+}
 
 // A short token for a completion status ("retry_exc_err"), CSV-safe.
 std::string wc_status_token(ibv_wc_status s)
 {
 	switch (s) {
-	case IBV_WC_SUCCESS: return "success";
-	case IBV_WC_LOC_LEN_ERR: return "loc_len_err";
-	case IBV_WC_LOC_QP_OP_ERR: return "loc_qp_op_err";
-	case IBV_WC_LOC_EEC_OP_ERR: return "loc_eec_op_err";
-	case IBV_WC_LOC_PROT_ERR: return "loc_prot_err";
-	case IBV_WC_WR_FLUSH_ERR: return "wr_flush_err";
-	case IBV_WC_MW_BIND_ERR: return "mw_bind_err";
-	case IBV_WC_BAD_RESP_ERR: return "bad_resp_err";
-	case IBV_WC_LOC_ACCESS_ERR: return "loc_access_err";
-	case IBV_WC_REM_INV_REQ_ERR: return "rem_inv_req_err";
-	case IBV_WC_REM_ACCESS_ERR: return "rem_access_err";
-	case IBV_WC_REM_OP_ERR: return "rem_op_err";
-	case IBV_WC_RETRY_EXC_ERR: return "retry_exc_err";
-	case IBV_WC_RNR_RETRY_EXC_ERR: return "rnr_retry_exc_err";
-	case IBV_WC_LOC_RDD_VIOL_ERR: return "loc_rdd_viol_err";
-	case IBV_WC_REM_INV_RD_REQ_ERR: return "rem_inv_rd_req_err";
-	case IBV_WC_REM_ABORT_ERR: return "rem_abort_err";
-	case IBV_WC_INV_EECN_ERR: return "inv_eecn_err";
-	case IBV_WC_INV_EEC_STATE_ERR: return "inv_eec_state_err";
-	case IBV_WC_FATAL_ERR: return "fatal_err";
-	case IBV_WC_RESP_TIMEOUT_ERR: return "resp_timeout_err";
-	case IBV_WC_GENERAL_ERR: return "general_err";
-	default: return "status_" + std::to_string(static_cast<int>(s));
+	case IBV_WC_SUCCESS:
+		return "success";
+	case IBV_WC_LOC_LEN_ERR:
+		return "loc_len_err";
+	case IBV_WC_LOC_QP_OP_ERR:
+		return "loc_qp_op_err";
+	case IBV_WC_LOC_EEC_OP_ERR:
+		return "loc_eec_op_err";
+	case IBV_WC_LOC_PROT_ERR:
+		return "loc_prot_err";
+	case IBV_WC_WR_FLUSH_ERR:
+		return "wr_flush_err";
+	case IBV_WC_MW_BIND_ERR:
+		return "mw_bind_err";
+	case IBV_WC_BAD_RESP_ERR:
+		return "bad_resp_err";
+	case IBV_WC_LOC_ACCESS_ERR:
+		return "loc_access_err";
+	case IBV_WC_REM_INV_REQ_ERR:
+		return "rem_inv_req_err";
+	case IBV_WC_REM_ACCESS_ERR:
+		return "rem_access_err";
+	case IBV_WC_REM_OP_ERR:
+		return "rem_op_err";
+	case IBV_WC_RETRY_EXC_ERR:
+		return "retry_exc_err";
+	case IBV_WC_RNR_RETRY_EXC_ERR:
+		return "rnr_retry_exc_err";
+	case IBV_WC_LOC_RDD_VIOL_ERR:
+		return "loc_rdd_viol_err";
+	case IBV_WC_REM_INV_RD_REQ_ERR:
+		return "rem_inv_rd_req_err";
+	case IBV_WC_REM_ABORT_ERR:
+		return "rem_abort_err";
+	case IBV_WC_INV_EECN_ERR:
+		return "inv_eecn_err";
+	case IBV_WC_INV_EEC_STATE_ERR:
+		return "inv_eec_state_err";
+	case IBV_WC_FATAL_ERR:
+		return "fatal_err";
+	case IBV_WC_RESP_TIMEOUT_ERR:
+		return "resp_timeout_err";
+	case IBV_WC_GENERAL_ERR:
+		return "general_err";
+	default:
+		return "status_" + std::to_string(static_cast<int>(s));
 	}
 }
 
@@ -156,7 +184,7 @@ struct Flow {
 	bool driver = false;
 	std::vector<Conn> conns;
 	std::unique_ptr<FlowProgress> prog; // driver
-	RxRecord rx;			    // receiver of a SEND flow
+	RxRecord rx;                        // receiver of a SEND flow
 	ibv_cq *cq = nullptr;
 	unsigned cq_unacked = 0;
 	ibv_mr *mr = nullptr;
@@ -169,7 +197,8 @@ struct Flow {
 	unsigned up = 0, closed = 0;
 };
 
-class Host {
+class Host
+{
 public:
 	Host(const HostConfig &cfg, Coordinator &coord) : cfg_(cfg), coord_(coord) {}
 	~Host() { teardown(); }
@@ -192,9 +221,9 @@ private:
 	void destroy_conn(Conn &c);
 	void handle_cm();
 	void on_connect_request(rdma_cm_id *id, const rdma_conn_param &p, const std::uint8_t *pd,
-				std::size_t pd_len);
+	                        std::size_t pd_len);
 	void on_cm_event(rdma_cm_event_type type, int status, rdma_cm_id *id,
-			 const rdma_conn_param &p, const std::uint8_t *pd, std::size_t pd_len);
+	                 const rdma_conn_param &p, const std::uint8_t *pd, std::size_t pd_len);
 	void reject(rdma_cm_id *id, RejCode code);
 	void handle_cq_events();
 	void poll_flow(Flow &f);
@@ -239,11 +268,11 @@ private:
 	std::vector<ibv_recv_wr> rwrs_;
 	std::vector<ibv_sge> rsges_;
 	std::vector<Flow *> dirty_;
-	std::int64_t timer_at_ = 0;	      // when the armed timer expires (0: none)
+	std::int64_t timer_at_ = 0;            // when the armed timer expires (0: none)
 	std::vector<std::int64_t> timer_late_; // how late each timer wake-up was
-	std::int64_t spin_total_ = 0;	      // time spent reading the clock before starts
+	std::int64_t spin_total_ = 0;          // time spent reading the clock before starts
 	std::vector<std::int64_t> spin_gaps_;  // longest gap between readings, per start
-	std::size_t arrived_late_ = 0;	      // starts reached after their time
+	std::size_t arrived_late_ = 0;         // starts reached after their time
 	// the longest single round of each kind of work after T0: what may
 	// hold up a start that falls due meanwhile
 	struct {
@@ -301,7 +330,8 @@ bool Host::setup(std::string *err)
 	inet_pton(AF_INET, me_->ip.c_str(), &sa.sin_addr);
 	if (rdma_bind_addr(listener_, reinterpret_cast<sockaddr *>(&sa)) != 0) {
 		*err = "cannot bind " + me_->ip + ":" + std::to_string(cfg_.port) + ": " +
-		       std::strerror(errno) + " (is the address on an RDMA device in this namespace?)";
+		       std::strerror(errno) +
+		       " (is the address on an RDMA device in this namespace?)";
 		return false;
 	}
 	if (!listener_->verbs) {
@@ -311,8 +341,8 @@ bool Host::setup(std::string *err)
 	ctx_ = listener_->verbs;
 	dev_name_ = ibv_get_device_name(ctx_->device);
 	if (!me_->dev.empty() && dev_name_ != me_->dev) {
-		*err = "address " + me_->ip + " is on device " + dev_name_ + ", the hosts file says " +
-		       me_->dev;
+		*err = "address " + me_->ip + " is on device " + dev_name_ +
+		       ", the hosts file says " + me_->dev;
 		return false;
 	}
 	if (ibv_query_device(ctx_, &dev_attr_) != 0) {
@@ -369,7 +399,8 @@ void Host::build_flows()
 			s.size_bytes ? std::min(s.opt.msg_bytes, *s.size_bytes) : s.opt.msg_bytes);
 		if (drv) {
 			bool log = cfg_.messages == MessageLog::kAll ||
-				   (cfg_.messages == MessageLog::kAuto && s.opt.msg_bytes <= kSmallMsg);
+			           (cfg_.messages == MessageLog::kAuto &&
+			            s.opt.msg_bytes <= kSmallMsg);
 			f->prog = std::make_unique<FlowProgress>(s, cfg_.bin_ns, log);
 		}
 		// receives for a SEND flow: twice the sender's depth and 4 MiB
@@ -378,7 +409,8 @@ void Host::build_flows()
 		if (!drv && s.opt.verb == Verb::kSend) {
 			const std::uint64_t by_bytes = (4ULL << 20) / s.opt.msg_bytes;
 			f->rdepth = static_cast<unsigned>(std::min<std::uint64_t>(
-				std::max<std::uint64_t>({2ULL * s.opt.depth, by_bytes, 256}), 4096));
+				std::max<std::uint64_t>({2ULL * s.opt.depth, by_bytes, 256}),
+				4096));
 		}
 		flows_.push_back(std::move(f));
 	}
@@ -395,7 +427,8 @@ bool Host::ensure_flow_res(Flow &f, std::string *err)
 		f.rdepth = std::max(1u, std::min(f.rdepth, per > 2 ? per - 2 : 1));
 	}
 	const long want = static_cast<long>(s.opt.qps) *
-			  static_cast<long>((f.driver ? s.opt.depth : 1) + f.rdepth + 1) + 16;
+	                          static_cast<long>((f.driver ? s.opt.depth : 1) + f.rdepth + 1) +
+	                  16;
 	const int cqe = static_cast<int>(std::min<long>(want, maxcqe));
 	f.cq = ibv_create_cq(ctx_, cqe, &f, comp_, 0);
 	if (!f.cq) {
@@ -478,7 +511,8 @@ void Host::start_connect(Conn &c, std::int64_t now)
 	std::uint8_t tos = static_cast<std::uint8_t>(s.opt.dscp << 2);
 	std::uint8_t tmo = static_cast<std::uint8_t>(s.opt.ack_timeout);
 	if (rdma_set_option(c.id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)) != 0 ||
-	    rdma_set_option(c.id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &tmo, sizeof(tmo)) != 0) {
+	    rdma_set_option(c.id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &tmo, sizeof(tmo)) !=
+	            0) {
 		destroy_conn(c);
 		conn_fail(c, "setup_error:set_option:" + errno_token(errno));
 		return;
@@ -489,7 +523,7 @@ void Host::start_connect(Conn &c, std::int64_t now)
 	inet_pton(AF_INET, peer->ip.c_str(), &dst.sin_addr);
 	dst.sin_port = htons(cfg_.port);
 	if (rdma_resolve_addr(c.id, reinterpret_cast<sockaddr *>(&src),
-			      reinterpret_cast<sockaddr *>(&dst), kResolveMs) != 0) {
+	                      reinterpret_cast<sockaddr *>(&dst), kResolveMs) != 0) {
 		conn_retry(c, "resolve_addr_" + errno_token(errno), now);
 		return;
 	}
@@ -530,7 +564,7 @@ void Host::post_recvs(Flow &f, Conn &c)
 }
 
 void Host::on_connect_request(rdma_cm_id *id, const rdma_conn_param &p, const std::uint8_t *pd,
-			      std::size_t pd_len)
+                              std::size_t pd_len)
 {
 	ConnReq req{};
 	if (pd_len < sizeof(req)) {
@@ -623,7 +657,7 @@ void Host::on_connect_request(rdma_cm_id *id, const rdma_conn_param &p, const st
 }
 
 void Host::on_cm_event(rdma_cm_event_type type, int status, rdma_cm_id *id,
-		       const rdma_conn_param &p, const std::uint8_t *pd, std::size_t pd_len)
+                       const rdma_conn_param &p, const std::uint8_t *pd, std::size_t pd_len)
 {
 	const std::int64_t now = mono_ns();
 	if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
@@ -850,8 +884,9 @@ bool Host::start_flow(Flow &f, std::uint64_t first_wrs)
 	}
 	for (const Conn &c : f.conns)
 		if (c.st != ConnState::kUp) {
-			f.fail = "not_started:" + (c.last_error.empty() ? std::string("not_connected")
-								       : c.last_error);
+			f.fail = "not_started:" + (c.last_error.empty()
+			                                   ? std::string("not_connected")
+			                                   : c.last_error);
 			f.final_pending = true;
 			return false;
 		}
@@ -947,14 +982,17 @@ void Host::finalize(Flow &f)
 	std::optional<std::uint64_t> retx = 0;
 	bool any = false;
 	for (Conn &c : f.conns) {
-		std::vector<std::uint32_t> *mine = f.spec->opt.verb == Verb::kRead ? &r.dst_qpns : &r.qpns;
-		std::vector<std::uint32_t> *theirs = f.spec->opt.verb == Verb::kRead ? &r.qpns : &r.dst_qpns;
+		std::vector<std::uint32_t> *mine =
+			f.spec->opt.verb == Verb::kRead ? &r.dst_qpns : &r.qpns;
+		std::vector<std::uint32_t> *theirs =
+			f.spec->opt.verb == Verb::kRead ? &r.qpns : &r.dst_qpns;
 		if (c.local_qpn && c.ever_up) {
 			mine->push_back(c.local_qpn);
 			theirs->push_back(c.remote_qpn);
 			any = true;
-			const auto v = nl_ && c.id && c.id->qp ? qp_retx(*nl_, dev_name_, c.local_qpn)
-							      : std::nullopt;
+			const auto v = nl_ && c.id && c.id->qp
+			                       ? qp_retx(*nl_, dev_name_, c.local_qpn)
+			                       : std::nullopt;
 			if (v && retx)
 				*retx += *v;
 			else
@@ -981,8 +1019,8 @@ void Host::probe_retx()
 				probe = &c;
 	if (!probe)
 		return;
-	const rxecc::Status st = rxecc::NlTransport::open(RXE_CC_GENL_NAME, RXE_CC_GENL_VERSION,
-							  [] { return false; }, nl_);
+	const rxecc::Status st = rxecc::NlTransport::open(
+		RXE_CC_GENL_NAME, RXE_CC_GENL_VERSION, [] { return false; }, nl_);
 	if (!st.ok()) {
 		nl_.reset();
 		log("no rxe_cc netlink family: the retx column stays empty");
@@ -1021,7 +1059,7 @@ bool Host::connect_phase_over(std::int64_t now)
 	for (auto &fp : flows_)
 		for (Conn &c : fp->conns)
 			if (fp->driver ? (c.st != ConnState::kUp && c.st != ConnState::kFailed)
-				       : (!c.ever_up && fp->fail.empty()))
+			               : (!c.ever_up && fp->fail.empty()))
 				over = false;
 	if (over || now < connect_deadline_)
 		return over;
@@ -1031,8 +1069,10 @@ bool Host::connect_phase_over(std::int64_t now)
 				continue;
 			if (fp->driver) {
 				destroy_conn(c);
-				conn_fail(c, "connect_timeout:" + (c.last_error.empty() ? std::string("no_answer")
-										  : c.last_error));
+				conn_fail(c,
+				          "connect_timeout:" + (c.last_error.empty()
+				                                        ? std::string("no_answer")
+				                                        : c.last_error));
 			} else if (fp->fail.empty()) {
 				fp->fail = "not_connected";
 			}
@@ -1091,7 +1131,8 @@ int Host::run()
 	log("listening on " + me_->ip + ":" + std::to_string(cfg_.port) + " (" + dev_name_ + ")");
 	coord_.listening();
 
-	struct sigaction sa{};
+	struct sigaction sa {
+	};
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, nullptr);
 	sigaction(SIGTERM, &sa, nullptr);
@@ -1100,9 +1141,10 @@ int Host::run()
 	std::int64_t deadline_rel = 0;
 	for (const auto &f : cfg_.schedule->flows)
 		deadline_rel = std::max<std::int64_t>(
-			deadline_rel, static_cast<std::int64_t>(f.start_ns + f.duration_ns.value_or(0)));
+			deadline_rel,
+			static_cast<std::int64_t>(f.start_ns + f.duration_ns.value_or(0)));
 	deadline_rel = cfg_.deadline_ns ? static_cast<std::int64_t>(*cfg_.deadline_ns)
-					: deadline_rel + 120000000000LL;
+	                                : deadline_rel + 120000000000LL;
 
 	epoll_event evs[16];
 	for (;;) {
@@ -1120,7 +1162,8 @@ int Host::run()
 
 		if (phase_ == Phase::kWaitGo && coord_.may_connect()) {
 			phase_ = Phase::kConnecting;
-			connect_deadline_ = now + static_cast<std::int64_t>(cfg_.connect_timeout_ns);
+			connect_deadline_ =
+				now + static_cast<std::int64_t>(cfg_.connect_timeout_ns);
 			for (auto &fp : flows_)
 				if (fp->driver)
 					for (Conn &c : fp->conns)
@@ -1140,8 +1183,8 @@ int Host::run()
 					(fp->fail.empty() ? ok : bad)++;
 			probe_retx();
 			ready_at_ = now;
-			log("ready: " + std::to_string(ok) + " flows connected, " + std::to_string(bad) +
-			    " failed, set-up took " +
+			log("ready: " + std::to_string(ok) + " flows connected, " +
+			    std::to_string(bad) + " failed, set-up took " +
 			    std::to_string((now - proc_start_) / 1000000) + " ms");
 			phase_ = Phase::kWaitStart;
 			coord_.ready(ok, bad);
@@ -1153,12 +1196,14 @@ int Host::run()
 				deadline_abs_ = t0_ + deadline_rel;
 				for (auto &fp : flows_)
 					if (fp->driver) {
-						fp->start_abs = t0_ + static_cast<std::int64_t>(fp->spec->start_ns);
+						fp->start_abs = t0_ + static_cast<std::int64_t>(
+									      fp->spec->start_ns);
 						starts_.push_back(fp.get());
 					}
-				std::stable_sort(starts_.begin(), starts_.end(), [](Flow *a, Flow *b) {
-					return a->start_abs < b->start_abs;
-				});
+				std::stable_sort(starts_.begin(), starts_.end(),
+				                 [](Flow *a, Flow *b) {
+							 return a->start_abs < b->start_abs;
+						 });
 				getrusage(RUSAGE_SELF, &ru0_);
 				if (t0_ < now)
 					log("T0 is " + std::to_string((now - t0_) / 1000) +
@@ -1169,7 +1214,8 @@ int Host::run()
 		if (phase_ == Phase::kRunning) {
 			// flows due within spin: wait for them by reading the clock
 			while (next_start_ < starts_.size() &&
-			       starts_[next_start_]->start_abs - now <= static_cast<std::int64_t>(cfg_.spin_ns)) {
+			       starts_[next_start_]->start_abs - now <=
+			               static_cast<std::int64_t>(cfg_.spin_ns)) {
 				const std::int64_t due = starts_[next_start_]->start_abs;
 				// Until 1 ms before, yield at every reading: other
 				// hosts' processes may wait for their own starts at the
@@ -1181,7 +1227,8 @@ int Host::run()
 				// under emulation: the last millisecond is spun.
 				const std::int64_t spin0 = mono_ns();
 				std::int64_t gap = 0;
-				for (std::int64_t t = spin0, prev = spin0; t < due; prev = t, t = mono_ns()) {
+				for (std::int64_t t = spin0, prev = spin0; t < due;
+				     prev = t, t = mono_ns()) {
 					gap = std::max(gap, t - prev);
 					if (due - t > 1000000)
 						sched_yield();
@@ -1213,7 +1260,8 @@ int Host::run()
 			itimerspec its{};
 			std::int64_t at = 0;
 			if (next_start_ < starts_.size())
-				at = starts_[next_start_]->start_abs - static_cast<std::int64_t>(cfg_.spin_ns);
+				at = starts_[next_start_]->start_abs -
+				     static_cast<std::int64_t>(cfg_.spin_ns);
 			if (at != timer_at_) {
 				its.it_value.tv_sec = at / 1000000000;
 				its.it_value.tv_nsec = at % 1000000000;
@@ -1230,13 +1278,14 @@ int Host::run()
 			}
 			// wrap-up work (netlink reads, disconnects) only away from a start
 			const bool far = next_start_ >= starts_.size() ||
-					 starts_[next_start_]->start_abs - now > kFinalizeGapNs;
+			                 starts_[next_start_]->start_abs - now > kFinalizeGapNs;
 			if (far)
 				for (auto &fp : flows_)
 					if (fp->driver && fp->final_pending && !fp->finalized) {
 						const std::int64_t t = mono_ns();
 						finalize(*fp);
-						longest_.finalize = std::max(longest_.finalize, mono_ns() - t);
+						longest_.finalize =
+							std::max(longest_.finalize, mono_ns() - t);
 						break; // one per round: the loop checks the clock again
 					}
 			if (now >= deadline_abs_) {
@@ -1355,30 +1404,32 @@ int Host::finish()
 	m["ip"] = me_ ? me_->ip : "";
 	m["t0_monotonic_ns"] = t0_ ? nlohmann::json(t0_) : nlohmann::json(nullptr);
 	m["t0_realtime_ns"] = t0_real_ ? nlohmann::json(t0_real_) : nlohmann::json(nullptr);
-	m["setup_ns"] = ready_at_ ? nlohmann::json(ready_at_ - proc_start_) : nlohmann::json(nullptr);
+	m["setup_ns"] =
+		ready_at_ ? nlohmann::json(ready_at_ - proc_start_) : nlohmann::json(nullptr);
 	m["settings"] = {{"bin_ns", cfg_.bin_ns},
-			 {"messages", cfg_.messages == MessageLog::kAll    ? "all"
-				      : cfg_.messages == MessageLog::kNone ? "none"
-									   : "auto"},
-			 {"port", cfg_.port},
-			 {"connect_timeout_ns", cfg_.connect_timeout_ns},
-			 {"spin_ns", cfg_.spin_ns},
-			 {"poll", cfg_.busy_poll ? "busy" : "event"},
-			 {"rt_priority", cfg_.rt_priority},
-			 {"deadline_ns", deadline_abs_ ? nlohmann::json(deadline_abs_ - t0_)
-						       : nlohmann::json(nullptr)}};
+	                 {"messages", cfg_.messages == MessageLog::kAll    ? "all"
+	                              : cfg_.messages == MessageLog::kNone ? "none"
+	                                                                   : "auto"},
+	                 {"port", cfg_.port},
+	                 {"connect_timeout_ns", cfg_.connect_timeout_ns},
+	                 {"spin_ns", cfg_.spin_ns},
+	                 {"poll", cfg_.busy_poll ? "busy" : "event"},
+	                 {"rt_priority", cfg_.rt_priority},
+	                 {"deadline_ns", deadline_abs_ ? nlohmann::json(deadline_abs_ - t0_)
+	                                               : nlohmann::json(nullptr)}};
 	if (t0_) {
 		m["cpu"] = {{"user_ns", tv_ns(ru0_.ru_utime, ru1.ru_utime)},
-			    {"sys_ns", tv_ns(ru0_.ru_stime, ru1.ru_stime)},
-			    {"run_ns", end - std::max(t0_, ready_at_)}};
+		            {"sys_ns", tv_ns(ru0_.ru_stime, ru1.ru_stime)},
+		            {"run_ns", end - std::max(t0_, ready_at_)}};
 	} else {
 		m["cpu"] = nullptr;
 	}
 	const StartErrors tl = start_errors(timer_late_);
-	m["timer_wakeups"] = {{"count", tl.count},
-			      {"late_p50_ns", tl.count ? nlohmann::json(tl.p50) : nlohmann::json(nullptr)},
-			      {"late_p99_ns", tl.count ? nlohmann::json(tl.p99) : nlohmann::json(nullptr)},
-			      {"late_max_ns", tl.count ? nlohmann::json(tl.max) : nlohmann::json(nullptr)}};
+	m["timer_wakeups"] = {
+		{"count", tl.count},
+		{"late_p50_ns", tl.count ? nlohmann::json(tl.p50) : nlohmann::json(nullptr)},
+		{"late_p99_ns", tl.count ? nlohmann::json(tl.p99) : nlohmann::json(nullptr)},
+		{"late_max_ns", tl.count ? nlohmann::json(tl.max) : nlohmann::json(nullptr)}};
 	const StartErrors sg = start_errors(spin_gaps_);
 	m["start_wait"] = {
 		{"waits", sg.count},
@@ -1388,9 +1439,9 @@ int Host::finish()
 		{"gap_p99_ns", sg.count ? nlohmann::json(sg.p99) : nlohmann::json(nullptr)},
 		{"gap_max_ns", sg.count ? nlohmann::json(sg.max) : nlohmann::json(nullptr)}};
 	m["longest_ns"] = {{"cm_events", longest_.cm},
-			   {"completions", longest_.completions},
-			   {"flow_ends", longest_.finalize},
-			   {"starts", longest_.starts}};
+	                   {"completions", longest_.completions},
+	                   {"flow_ends", longest_.finalize},
+	                   {"starts", longest_.starts}};
 	m["flows"] = fst;
 	m["rx"] = rst;
 	std::string err;

@@ -13,7 +13,8 @@
 #include "hosts.h"
 #include "schedule.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 enum class MessageLog { kAuto, kAll, kNone };
 
@@ -37,7 +38,8 @@ struct HostConfig {
 
 // How the host learns when to connect and when T0 is, and tells how far it
 // got: through the launcher's pipe, or on its own (run).
-class Coordinator {
+class Coordinator
+{
 public:
 	virtual ~Coordinator() = default;
 	// A descriptor to watch for messages (-1: none); on_readable() reads it.

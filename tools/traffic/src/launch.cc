@@ -33,12 +33,17 @@
 #include "records.h"
 #include "text.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
-namespace {
+namespace
+{
 
 volatile std::sig_atomic_t g_parent_signal = 0;
-void on_parent_signal(int sig) { g_parent_signal = sig; }
+void on_parent_signal(int sig)
+{
+	g_parent_signal = sig;
+}
 
 bool write_line(int fd, const std::string &l)
 {
@@ -74,7 +79,8 @@ bool read_lines(int fd, std::string &buf, std::vector<std::string> &lines)
 	return true;
 }
 
-class PipeCoordinator : public Coordinator {
+class PipeCoordinator : public Coordinator
+{
 public:
 	explicit PipeCoordinator(int fd) : fd_(fd) {}
 	int fd() const override { return fd_; }
@@ -119,7 +125,8 @@ private:
 	std::optional<std::string> stop_;
 };
 
-class SoloCoordinator : public Coordinator {
+class SoloCoordinator : public Coordinator
+{
 public:
 	explicit SoloCoordinator(const RunArgs &a) : a_(a) {}
 	int fd() const override { return -1; }
@@ -150,7 +157,7 @@ private:
 };
 
 HostConfig host_config(const RunArgs &a, const Schedule &s, const Hosts &h, const std::string &host,
-		       const char *mode)
+                       const char *mode)
 {
 	HostConfig c;
 	c.schedule = &s;
@@ -160,8 +167,8 @@ HostConfig host_config(const RunArgs &a, const Schedule &s, const Hosts &h, cons
 	c.mode = mode;
 	c.bin_ns = a.bin_ns;
 	c.messages = a.messages == "all"    ? MessageLog::kAll
-		     : a.messages == "none" ? MessageLog::kNone
-					    : MessageLog::kAuto;
+	             : a.messages == "none" ? MessageLog::kNone
+	                                    : MessageLog::kAuto;
 	c.port = a.port;
 	c.connect_timeout_ns = a.connect_timeout_ns;
 	c.spin_ns = a.spin_ns;
@@ -220,7 +227,8 @@ int launch_hosts(const RunArgs &a, const Schedule &s, const Hosts &hosts)
 	for (size_t i = 0; i < kids.size(); i++) {
 		int sv[2];
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-			std::fprintf(stderr, "rxecc-traffic: socketpair: %s\n", std::strerror(errno));
+			std::fprintf(stderr, "rxecc-traffic: socketpair: %s\n",
+			             std::strerror(errno));
 			return 1;
 		}
 		const pid_t pid = fork();
@@ -236,8 +244,8 @@ int launch_hosts(const RunArgs &a, const Schedule &s, const Hosts &hosts)
 			const HostSpec *hs = hosts.find(kids[i].host);
 			std::string err;
 			if (!enter_netns(hs->netns, &err)) {
-				std::fprintf(stderr, "rxecc-traffic[%s]: %s\n", kids[i].host.c_str(),
-					     err.c_str());
+				std::fprintf(stderr, "rxecc-traffic[%s]: %s\n",
+				             kids[i].host.c_str(), err.c_str());
 				coord.failed(err);
 				_exit(1);
 			}
@@ -251,7 +259,8 @@ int launch_hosts(const RunArgs &a, const Schedule &s, const Hosts &hosts)
 		kids[i].fd = sv[0];
 	}
 
-	struct sigaction sa{};
+	struct sigaction sa {
+	};
 	sa.sa_handler = on_parent_signal;
 	sigaction(SIGINT, &sa, nullptr);
 	sigaction(SIGTERM, &sa, nullptr);
@@ -298,7 +307,10 @@ int launch_hosts(const RunArgs &a, const Schedule &s, const Hosts &hosts)
 					k.failed = true;
 				else if (w[0] == "done") {
 					k.done = true;
-					k.status = w.size() > 1 ? static_cast<int>(parse_int(w[1]).value_or(1)) : 1;
+					k.status = w.size() > 1
+					                   ? static_cast<int>(
+								     parse_int(w[1]).value_or(1))
+					                   : 1;
 				}
 			}
 			if (!alive) {
@@ -325,8 +337,10 @@ int launch_hosts(const RunArgs &a, const Schedule &s, const Hosts &hosts)
 		}
 		if (!aborted && !stopped && all_ready && !sent_start) {
 			sent_start = true;
-			const std::int64_t t0 = mono_ns() + static_cast<std::int64_t>(a.start_delay_ns);
-			broadcast("start " + std::to_string(t0) + " " + std::to_string(real_at(t0)));
+			const std::int64_t t0 =
+				mono_ns() + static_cast<std::int64_t>(a.start_delay_ns);
+			broadcast("start " + std::to_string(t0) + " " +
+			          std::to_string(real_at(t0)));
 		}
 	}
 	int worst = 0;
@@ -337,8 +351,9 @@ int launch_hosts(const RunArgs &a, const Schedule &s, const Hosts &hosts)
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			worst = 1;
 		if (!WIFEXITED(st))
-			std::fprintf(stderr, "rxecc-traffic: the process of host %s died (signal %d)\n",
-				     k.host.c_str(), WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+			std::fprintf(stderr,
+			             "rxecc-traffic: the process of host %s died (signal %d)\n",
+			             k.host.c_str(), WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	}
 	return worst;
 }

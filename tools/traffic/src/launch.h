@@ -8,7 +8,8 @@
 #include "hosts.h"
 #include "schedule.h"
 
-namespace rxecc::traffic {
+namespace rxecc::traffic
+{
 
 // Whether /run/netns/NS exists ("" is this process's namespace).
 bool netns_exists(const std::string &ns);

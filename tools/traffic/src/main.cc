@@ -25,7 +25,8 @@
 
 using namespace rxecc::traffic;
 
-namespace {
+namespace
+{
 
 int fail(const std::string &msg, int code = 2)
 {
@@ -95,14 +96,15 @@ int cmd_launch_or_run(const Cli &c)
 		if (!hosts.find(a.host))
 			return fail("--host: '" + a.host + "' is not in " + a.hosts);
 		if (!in)
-			return fail("--host: no flow of " + a.schedule + " involves '" + a.host + "'");
+			return fail("--host: no flow of " + a.schedule + " involves '" + a.host +
+			            "'");
 	}
 	for (const auto &h : s.hosts()) {
 		const HostSpec *hs = hosts.find(h);
 		if ((c.cmd == "launch" || h == a.host) && !netns_exists(hs->netns))
 			return fail(a.hosts + ":" + std::to_string(hs->line) + ": host " + h +
-				    ": no network namespace " + hs->netns + " (/run/netns/" + hs->netns +
-				    "; netns=- for this process's own)");
+			            ": no network namespace " + hs->netns + " (/run/netns/" +
+			            hs->netns + "; netns=- for this process's own)");
 	}
 	if (!make_dir(a.out, err) || !write_file(a.out + "/schedule.txt", format_schedule(s), &err))
 		return fail(err, 1);
@@ -133,7 +135,8 @@ int cmd_check(const Cli &c)
 		return fail(err);
 	if (!c.hosts.empty()) {
 		Hosts h;
-		if (!load_hosts(c.hosts, h, err) || !check_schedule_hosts(s, h, c.schedule, c.hosts, &err))
+		if (!load_hosts(c.hosts, h, err) ||
+		    !check_schedule_hosts(s, h, c.schedule, c.hosts, &err))
 			return fail(err);
 	}
 	std::uint64_t bytes = 0, last = 0;
@@ -147,10 +150,10 @@ int cmd_check(const Cli &c)
 	}
 	const auto hs = s.hosts();
 	std::printf("%zu flows (%zu sized, %zu with a duration) between %zu hosts; %s in sized "
-		    "flows; last start or end at %s\n",
-		    s.flows.size(), sized, s.flows.size() - sized, hs.size(),
-		    rxecc::units::format_size_bytes(bytes).c_str(),
-		    rxecc::units::format_time_ns(last).c_str());
+	            "flows; last start or end at %s\n",
+	            s.flows.size(), sized, s.flows.size() - sized, hs.size(),
+	            rxecc::units::format_size_bytes(bytes).c_str(),
+	            rxecc::units::format_time_ns(last).c_str());
 	return 0;
 }
 
@@ -170,18 +173,20 @@ int cmd_wire(const Cli &c)
 			std::fprintf(stderr, "rxecc-traffic: flow %s did not end ok\n", f.c_str());
 		auto it = w.find(WireKey{c.compare.src, c.compare.dst, c.compare.dscp});
 		const WireCompare r = compare_wire(it == w.end() ? WireTotals{} : it->second,
-						   c.compare.frames, c.compare.bytes);
+		                                   c.compare.frames, c.compare.bytes);
 		std::printf("%s\n", r.message.c_str());
 		return r.match && skipped.empty() ? 0 : 1;
 	}
 	std::printf("src dst dscp frames bytes cm_frames cm_bytes all_frames all_bytes\n");
 	auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
 	for (const auto &[k, v] : w)
-		std::printf("%s %s %u %llu %llu %llu %llu %llu %llu\n", k.src.c_str(), k.dst.c_str(),
-			    k.dscp, u(v.data.frames), u(v.data.bytes), u(v.cm.frames), u(v.cm.bytes),
-			    u(v.data.frames + v.cm.frames), u(v.data.bytes + v.cm.bytes));
+		std::printf("%s %s %u %llu %llu %llu %llu %llu %llu\n", k.src.c_str(),
+		            k.dst.c_str(), k.dscp, u(v.data.frames), u(v.data.bytes),
+		            u(v.cm.frames), u(v.cm.bytes), u(v.data.frames + v.cm.frames),
+		            u(v.data.bytes + v.cm.bytes));
 	for (const auto &f : skipped)
-		std::fprintf(stderr, "rxecc-traffic: flow %s did not end ok: not counted\n", f.c_str());
+		std::fprintf(stderr, "rxecc-traffic: flow %s did not end ok: not counted\n",
+		             f.c_str());
 	return skipped.empty() ? 0 : 1;
 }
 
@@ -198,7 +203,8 @@ int cmd_stats(const Cli &c)
 			return fail(err);
 		for (const auto &f : c.flows)
 			if (!s.find(f))
-				return fail("--flows: no flow '" + f + "' in " + dir + "/schedule.txt");
+				return fail("--flows: no flow '" + f + "' in " + dir +
+				            "/schedule.txt");
 		std::map<std::string, FlowRecord> recs;
 		if (!read_flows_table(dir + "/flows.csv", s, "", recs, &err))
 			return fail(err);
@@ -217,7 +223,8 @@ int cmd_stats(const Cli &c)
 		const auto errs = start_error_list(s, recs, sel);
 		all_errs.insert(all_errs.end(), errs.begin(), errs.end());
 		const StartErrors se = start_errors(errs);
-		std::string line = dir + ": " + std::to_string(ok) + " of " + std::to_string(n) + " flows ok";
+		std::string line =
+			dir + ": " + std::to_string(ok) + " of " + std::to_string(n) + " flows ok";
 		char b[200];
 		if (g) {
 			goodputs.push_back(*g / 1e9);
@@ -225,14 +232,17 @@ int cmd_stats(const Cli &c)
 			line += b;
 		}
 		if (se.count) {
-			std::snprintf(b, sizeof(b), "; start error p50 %.1f us, p99 %.1f us, max %.1f us",
-				      static_cast<double>(se.p50) / 1e3, static_cast<double>(se.p99) / 1e3,
-				      static_cast<double>(se.max) / 1e3);
+			std::snprintf(b, sizeof(b),
+			              "; start error p50 %.1f us, p99 %.1f us, max %.1f us",
+			              static_cast<double>(se.p50) / 1e3,
+			              static_cast<double>(se.p99) / 1e3,
+			              static_cast<double>(se.max) / 1e3);
 			line += b;
 		}
 		for (const auto &[h, hj] : sum["hosts"].items())
 			if (const auto cpu = cpu_share(hj)) {
-				std::snprintf(b, sizeof(b), "; %s CPU %.1f%%", h.c_str(), *cpu * 100);
+				std::snprintf(b, sizeof(b), "; %s CPU %.1f%%", h.c_str(),
+				              *cpu * 100);
 				line += b;
 			}
 		std::printf("%s\n", line.c_str());
@@ -251,30 +261,34 @@ int cmd_stats(const Cli &c)
 				std::snprintf(x, sizeof(x), "%.2f", v.get<double>() / 1e6);
 				return std::string(x);
 			};
-			std::printf("  %s: %s waits for a start, %s begun late; timer wake-ups late p50 "
-				    "%s ms, max %s ms; longest pause while waiting p50 %s ms, max %s ms\n",
-				    h.c_str(), w.value("waits", nlohmann::json()).dump().c_str(),
-				    w.value("reached_late", nlohmann::json()).dump().c_str(),
-				    ms(t.value("late_p50_ns", nlohmann::json())).c_str(),
-				    ms(t.value("late_max_ns", nlohmann::json())).c_str(),
-				    ms(w.value("gap_p50_ns", nlohmann::json())).c_str(),
-				    ms(w.value("gap_max_ns", nlohmann::json())).c_str());
+			std::printf("  %s: %s waits for a start, %s begun late; timer wake-ups "
+			            "late p50 "
+			            "%s ms, max %s ms; longest pause while waiting p50 %s ms, max "
+			            "%s ms\n",
+			            h.c_str(), w.value("waits", nlohmann::json()).dump().c_str(),
+			            w.value("reached_late", nlohmann::json()).dump().c_str(),
+			            ms(t.value("late_p50_ns", nlohmann::json())).c_str(),
+			            ms(t.value("late_max_ns", nlohmann::json())).c_str(),
+			            ms(w.value("gap_p50_ns", nlohmann::json())).c_str(),
+			            ms(w.value("gap_max_ns", nlohmann::json())).c_str());
 			if (hj.contains("longest_ns") && hj["longest_ns"].is_object()) {
 				const auto &l = hj["longest_ns"];
-				std::printf("  %s: longest rounds: rdma_cm events %s ms, completions %s ms, "
-					    "flow ends %s ms, starts %s ms\n",
-					    h.c_str(), ms(l.value("cm_events", nlohmann::json())).c_str(),
-					    ms(l.value("completions", nlohmann::json())).c_str(),
-					    ms(l.value("flow_ends", nlohmann::json())).c_str(),
-					    ms(l.value("starts", nlohmann::json())).c_str());
+				std::printf("  %s: longest rounds: rdma_cm events %s ms, "
+				            "completions %s ms, "
+				            "flow ends %s ms, starts %s ms\n",
+				            h.c_str(),
+				            ms(l.value("cm_events", nlohmann::json())).c_str(),
+				            ms(l.value("completions", nlohmann::json())).c_str(),
+				            ms(l.value("flow_ends", nlohmann::json())).c_str(),
+				            ms(l.value("starts", nlohmann::json())).c_str());
 			}
 		}
 	}
 	if (c.dirs.size() > 1 && !all_errs.empty()) {
 		const StartErrors se = start_errors(all_errs);
 		std::printf("all: start error p50 %.1f us, p99 %.1f us, max %.1f us (%zu flows)\n",
-			    static_cast<double>(se.p50) / 1e3, static_cast<double>(se.p99) / 1e3,
-			    static_cast<double>(se.max) / 1e3, se.count);
+		            static_cast<double>(se.p50) / 1e3, static_cast<double>(se.p99) / 1e3,
+		            static_cast<double>(se.max) / 1e3, se.count);
 	}
 	if (c.dirs.size() > 1 && !goodputs.empty())
 		std::printf("median goodput %.4f Gbit/s\n", median(goodputs));
@@ -362,8 +376,9 @@ int cmd_gen(const Cli &c)
 	if (!s)
 		return fail(g.kind + ": " + err);
 	s->header.insert(s->header.begin(), "generated by: " + g.command_line);
-	s->header.insert(s->header.begin() + 1,
-			 "NAME SRC DST START size=SIZE|duration=TIME verb msg qps dscp depth timeout");
+	s->header.insert(
+		s->header.begin() + 1,
+		"NAME SRC DST START size=SIZE|duration=TIME verb msg qps dscp depth timeout");
 	const std::string text = format_schedule(*s);
 	if (g.output.empty()) {
 		std::fwrite(text.data(), 1, text.size(), stdout);
