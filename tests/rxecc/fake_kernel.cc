@@ -97,26 +97,13 @@ Err strict(void *data, int len, const std::map<int, char> &kinds, const char *wh
 		const char *p = static_cast<const char *>(nla_data(a));
 		bool ok = true;
 		switch (k->second) {
-		case 's':
-			ok = n >= 1 && p[n - 1] == '\0' && n <= RXE_CC_NAME_MAX * 2;
-			break;
-		case '1':
-			ok = n == 1;
-			break;
-		case '4':
-			ok = n == 4;
-			break;
-		case '8':
-			ok = n == 8;
-			break;
-		case 'n':
-			ok = (a->nla_type & NLA_F_NESTED) != 0;
-			break;
-		case 'm':
-			ok = n == RXE_CC_DSCPS;
-			break; // NLA_POLICY_EXACT_LEN
-		default:
-			break;
+		case 's': ok = n >= 1 && p[n - 1] == '\0' && n <= RXE_CC_NAME_MAX * 2; break;
+		case '1': ok = n == 1; break;
+		case '4': ok = n == 4; break;
+		case '8': ok = n == 8; break;
+		case 'n': ok = (a->nla_type & NLA_F_NESTED) != 0; break;
+		case 'm': ok = n == RXE_CC_DSCPS; break; // NLA_POLICY_EXACT_LEN
+		default: break;
 		}
 		if (!ok)
 			return einval(std::string(where) + ": attribute " + std::to_string(type) +
@@ -705,8 +692,7 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 			replies.push_back(stats_msg(x));
 		return Status();
 
-	default:
-		return Status::kernel(EOPNOTSUPP);
+	default: return Status::kernel(EOPNOTSUPP);
 	}
 }
 

@@ -200,13 +200,11 @@ std::optional<std::uint64_t> finish(std::string_view text, const Kind &kind,
 {
 	std::uint64_t v = 0;
 	switch (scaled(number, scale, v)) {
-	case Exact::ok:
-		return v;
+	case Exact::ok: return v;
 	case Exact::not_whole:
 		return fail(err, text, kind, std::string("not a whole number of ") + kind.base,
 		            extra);
-	case Exact::overflow:
-		break;
+	case Exact::overflow: break;
 	}
 	return fail(err, text, kind, "too large, at most " + std::to_string(kMax) + " " + kind.base,
 	            extra);
@@ -232,19 +230,14 @@ std::uint64_t rate_prefix(char c)
 {
 	switch (c) {
 	case 'k':
-	case 'K':
-		return 1000ULL;
+	case 'K': return 1000ULL;
 	case 'm':
-	case 'M':
-		return 1000000ULL;
+	case 'M': return 1000000ULL;
 	case 'g':
-	case 'G':
-		return 1000000000ULL;
+	case 'G': return 1000000000ULL;
 	case 't':
-	case 'T':
-		return 1000000000000ULL;
-	default:
-		return 0;
+	case 'T': return 1000000000000ULL;
+	default: return 0;
 	}
 }
 

@@ -154,17 +154,10 @@ struct GlobalOpts {
 bool global_flag(char c, GlobalOpts &g)
 {
 	switch (c) {
-	case 'j':
-		g.json = true;
-		return true;
-	case 'p':
-		g.pretty = g.json = true;
-		return true;
-	case 'd':
-		g.details = true;
-		return true;
-	default:
-		return false;
+	case 'j': g.json = true; return true;
+	case 'p': g.pretty = g.json = true; return true;
+	case 'd': g.details = true; return true;
+	default: return false;
 	}
 }
 
@@ -409,11 +402,9 @@ public:
 		case Status::kMalformed:
 			runtime_error(what + ": unexpected reply from the kernel (" + s.detail +
 			              "); do rxecc and the rdma_rxe module match?");
-		case Status::kInterrupted:
-			runtime_error(what + ": interrupted");
+		case Status::kInterrupted: runtime_error(what + ": interrupted");
 		case Status::kOk:
-		case Status::kKernel:
-			break;
+		case Status::kKernel: break;
 		}
 		const std::string tail = s.extack.empty() ? "" : " (kernel: " + s.extack + ")";
 		if (s.err == EPERM || s.err == EACCES) {

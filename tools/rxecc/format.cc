@@ -106,64 +106,38 @@ std::string format_fixed(std::uint64_t v, unsigned frac_bits)
 std::string unit_label(std::uint32_t unit)
 {
 	switch (unit) {
-	case RXE_CC_UNIT_ID_NONE:
-		return "";
-	case RXE_CC_UNIT_ID_BOOL:
-		return "bool";
-	case RXE_CC_UNIT_ID_KBPS:
-		return "kbit/s";
-	case RXE_CC_UNIT_ID_US:
-		return "us";
-	case RXE_CC_UNIT_ID_NS:
-		return "ns";
-	case RXE_CC_UNIT_ID_BYTES:
-		return "bytes";
-	case RXE_CC_UNIT_ID_PERCENT:
-		return "%";
-	case RXE_CC_UNIT_ID_Q10:
-		return "Q10";
-	case RXE_CC_UNIT_ID_Q16:
-		return "Q16";
-	case RXE_CC_UNIT_ID_LOG2:
-		return "log2";
-	case RXE_CC_UNIT_ID_DSCP:
-		return "DSCP";
-	case RXE_CC_UNIT_ID_PCP:
-		return "PCP";
-	default:
-		return "unit" + std::to_string(unit);
+	case RXE_CC_UNIT_ID_NONE: return "";
+	case RXE_CC_UNIT_ID_BOOL: return "bool";
+	case RXE_CC_UNIT_ID_KBPS: return "kbit/s";
+	case RXE_CC_UNIT_ID_US: return "us";
+	case RXE_CC_UNIT_ID_NS: return "ns";
+	case RXE_CC_UNIT_ID_BYTES: return "bytes";
+	case RXE_CC_UNIT_ID_PERCENT: return "%";
+	case RXE_CC_UNIT_ID_Q10: return "Q10";
+	case RXE_CC_UNIT_ID_Q16: return "Q16";
+	case RXE_CC_UNIT_ID_LOG2: return "log2";
+	case RXE_CC_UNIT_ID_DSCP: return "DSCP";
+	case RXE_CC_UNIT_ID_PCP: return "PCP";
+	default: return "unit" + std::to_string(unit);
 	}
 }
 
 std::string unit_id(std::uint32_t unit)
 {
 	switch (unit) {
-	case RXE_CC_UNIT_ID_NONE:
-		return "none";
-	case RXE_CC_UNIT_ID_BOOL:
-		return "bool";
-	case RXE_CC_UNIT_ID_KBPS:
-		return "kbps";
-	case RXE_CC_UNIT_ID_US:
-		return "us";
-	case RXE_CC_UNIT_ID_NS:
-		return "ns";
-	case RXE_CC_UNIT_ID_BYTES:
-		return "bytes";
-	case RXE_CC_UNIT_ID_PERCENT:
-		return "percent";
-	case RXE_CC_UNIT_ID_Q10:
-		return "q10";
-	case RXE_CC_UNIT_ID_Q16:
-		return "q16";
-	case RXE_CC_UNIT_ID_LOG2:
-		return "log2";
-	case RXE_CC_UNIT_ID_DSCP:
-		return "dscp";
-	case RXE_CC_UNIT_ID_PCP:
-		return "pcp";
-	default:
-		return "unit" + std::to_string(unit);
+	case RXE_CC_UNIT_ID_NONE: return "none";
+	case RXE_CC_UNIT_ID_BOOL: return "bool";
+	case RXE_CC_UNIT_ID_KBPS: return "kbps";
+	case RXE_CC_UNIT_ID_US: return "us";
+	case RXE_CC_UNIT_ID_NS: return "ns";
+	case RXE_CC_UNIT_ID_BYTES: return "bytes";
+	case RXE_CC_UNIT_ID_PERCENT: return "percent";
+	case RXE_CC_UNIT_ID_Q10: return "q10";
+	case RXE_CC_UNIT_ID_Q16: return "q16";
+	case RXE_CC_UNIT_ID_LOG2: return "log2";
+	case RXE_CC_UNIT_ID_DSCP: return "dscp";
+	case RXE_CC_UNIT_ID_PCP: return "pcp";
+	default: return "unit" + std::to_string(unit);
 	}
 }
 
@@ -185,26 +159,19 @@ std::string format_range(const ParamInfo &p)
 std::string format_param_value(std::uint32_t unit, std::uint64_t v)
 {
 	switch (unit) {
-	case RXE_CC_UNIT_ID_US:
-		return std::to_string(v) + "us";
-	case RXE_CC_UNIT_ID_NS:
-		return std::to_string(v) + "ns";
-	case RXE_CC_UNIT_ID_PERCENT:
-		return std::to_string(v) + "%";
-	default:
-		return std::to_string(v);
+	case RXE_CC_UNIT_ID_US: return std::to_string(v) + "us";
+	case RXE_CC_UNIT_ID_NS: return std::to_string(v) + "ns";
+	case RXE_CC_UNIT_ID_PERCENT: return std::to_string(v) + "%";
+	default: return std::to_string(v);
 	}
 }
 
 std::string format_state_value(std::uint32_t unit, std::uint64_t v)
 {
 	switch (unit) {
-	case RXE_CC_UNIT_ID_Q10:
-		return format_fixed(v, 10);
-	case RXE_CC_UNIT_ID_Q16:
-		return format_fixed(v, 16);
-	default:
-		return format_param_value(unit, v);
+	case RXE_CC_UNIT_ID_Q10: return format_fixed(v, 10);
+	case RXE_CC_UNIT_ID_Q16: return format_fixed(v, 16);
+	default: return format_param_value(unit, v);
 	}
 }
 

@@ -309,9 +309,7 @@ Status decode_algo(const GenlMsg &msg, AlgoInfo &out)
 						p.name = f.as_string();
 						named = true;
 						break;
-					case RXE_CC_A_P_UNIT:
-						r.u32(f, p.unit, "PARAM unit");
-						break;
+					case RXE_CC_A_P_UNIT: r.u32(f, p.unit, "PARAM unit"); break;
 					case RXE_CC_A_P_DEFAULT:
 						r.u32(f, p.def, "PARAM default");
 						break;
@@ -321,11 +319,8 @@ Status decode_algo(const GenlMsg &msg, AlgoInfo &out)
 					case RXE_CC_A_P_RANGE_MAX:
 						r.u32(f, p.max, "PARAM max");
 						break;
-					case RXE_CC_A_P_HELP:
-						p.help = f.as_string();
-						break;
-					default:
-						break;
+					case RXE_CC_A_P_HELP: p.help = f.as_string(); break;
+					default: break;
 					}
 				}
 				if (!named) {
@@ -364,8 +359,7 @@ Status decode_algo(const GenlMsg &msg, AlgoInfo &out)
 			}
 			break;
 		}
-		default:
-			break;
+		default: break;
 		}
 	}
 	if (r.status().ok() && !have_name)
@@ -387,39 +381,20 @@ Status decode_dev(const GenlMsg &msg, DevInfo &out)
 			out.name = a.as_string();
 			have_name = true;
 			break;
-		case RXE_CC_A_DEV_INDEX:
-			r.uint(a, out.index, "DEV_INDEX");
-			break;
-		case RXE_CC_A_ALGO:
-			out.algo = a.as_string();
-			break;
+		case RXE_CC_A_DEV_INDEX: r.uint(a, out.index, "DEV_INDEX"); break;
+		case RXE_CC_A_ALGO: out.algo = a.as_string(); break;
 		case RXE_CC_A_PARAMS:
 			named_values(r, a, RXE_CC_A_PARAM, RXE_CC_A_P_NAME, RXE_CC_A_P_VALUE,
 			             out.params, "PARAMS", RXE_CC_A_P_USER, &out.user_params);
 			break;
-		case RXE_CC_A_LINE_RATE:
-			r.uint(a, out.line_rate_bps, "LINE_RATE");
-			break;
-		case RXE_CC_A_BASE_RTT_NS:
-			r.uint(a, out.base_rtt_ns, "BASE_RTT_NS");
-			break;
-		case RXE_CC_A_ECN:
-			r.uint(a, out.ecn, "ECN");
-			break;
-		case RXE_CC_A_ACK_EVERY:
-			r.uint(a, out.ack_every, "ACK_EVERY");
-			break;
-		case RXE_CC_A_CNP_DSCP:
-			r.uint(a, out.cnp_dscp, "CNP_DSCP");
-			break;
-		case RXE_CC_A_ACK_DSCP:
-			r.uint(a, out.ack_dscp, "ACK_DSCP");
-			break;
-		case RXE_CC_A_DSCP_PRIO:
-			dscp_prio(r, a, out.dscp_prio);
-			break;
-		default:
-			break;
+		case RXE_CC_A_LINE_RATE: r.uint(a, out.line_rate_bps, "LINE_RATE"); break;
+		case RXE_CC_A_BASE_RTT_NS: r.uint(a, out.base_rtt_ns, "BASE_RTT_NS"); break;
+		case RXE_CC_A_ECN: r.uint(a, out.ecn, "ECN"); break;
+		case RXE_CC_A_ACK_EVERY: r.uint(a, out.ack_every, "ACK_EVERY"); break;
+		case RXE_CC_A_CNP_DSCP: r.uint(a, out.cnp_dscp, "CNP_DSCP"); break;
+		case RXE_CC_A_ACK_DSCP: r.uint(a, out.ack_dscp, "ACK_DSCP"); break;
+		case RXE_CC_A_DSCP_PRIO: dscp_prio(r, a, out.dscp_prio); break;
+		default: break;
 		}
 	}
 	if (r.status().ok() && !have_name)
@@ -441,22 +416,14 @@ Status decode_qp(const GenlMsg &msg, QpInfo &out)
 			out.dev = a.as_string();
 			have_dev = true;
 			break;
-		case RXE_CC_A_QPN:
-			have_qpn = r.u32(a, out.qpn, "QPN");
-			break;
-		case RXE_CC_A_ALGO:
-			out.algo = a.as_string();
-			break;
+		case RXE_CC_A_QPN: have_qpn = r.u32(a, out.qpn, "QPN"); break;
+		case RXE_CC_A_ALGO: out.algo = a.as_string(); break;
 		case RXE_CC_A_PARAMS:
 			named_values(r, a, RXE_CC_A_PARAM, RXE_CC_A_P_NAME, RXE_CC_A_P_VALUE,
 			             out.params, "PARAMS");
 			break;
-		case RXE_CC_A_RATE:
-			r.uint(a, out.rate_bps, "RATE");
-			break;
-		case RXE_CC_A_WINDOW:
-			r.uint(a, out.window_bytes, "WINDOW");
-			break;
+		case RXE_CC_A_RATE: r.uint(a, out.rate_bps, "RATE"); break;
+		case RXE_CC_A_WINDOW: r.uint(a, out.window_bytes, "WINDOW"); break;
 		case RXE_CC_A_STATE:
 			// The header lists the state as repeated STATE nests ...
 			state_value(r, a, out.state);
@@ -470,8 +437,7 @@ Status decode_qp(const GenlMsg &msg, QpInfo &out)
 			named_values(r, a, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE,
 			             out.stats, "QP_STATS");
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	if (r.status().ok() && !have_dev)
@@ -520,27 +486,13 @@ Status decode_rate_event(const GenlMsg &msg, RateEvent &out)
 			out.dev = a.as_string();
 			have_dev = true;
 			break;
-		case RXE_CC_A_QPN:
-			have_qpn = r.u32(a, out.qpn, "QPN");
-			break;
-		case RXE_CC_A_ALGO:
-			out.algo = a.as_string();
-			break;
-		case RXE_CC_A_RATE:
-			r.uint(a, out.rate_bps, "RATE");
-			break;
-		case RXE_CC_A_WINDOW:
-			r.uint(a, out.window_bytes, "WINDOW");
-			break;
-		case RXE_CC_A_TIME_NS:
-			r.uint(a, out.time_ns, "TIME_NS");
-			break;
-		case RXE_CC_A_EVENT:
-			r.u32(a, out.events, "EVENT");
-			break;
-		case RXE_CC_A_STATE:
-			state_value(r, a, out.state);
-			break;
+		case RXE_CC_A_QPN: have_qpn = r.u32(a, out.qpn, "QPN"); break;
+		case RXE_CC_A_ALGO: out.algo = a.as_string(); break;
+		case RXE_CC_A_RATE: r.uint(a, out.rate_bps, "RATE"); break;
+		case RXE_CC_A_WINDOW: r.uint(a, out.window_bytes, "WINDOW"); break;
+		case RXE_CC_A_TIME_NS: r.uint(a, out.time_ns, "TIME_NS"); break;
+		case RXE_CC_A_EVENT: r.u32(a, out.events, "EVENT"); break;
+		case RXE_CC_A_STATE: state_value(r, a, out.state); break;
 		case RXE_CC_A_STATE_NAMES:
 			named_values(r, a, RXE_CC_A_STATE, RXE_CC_A_S_NAME, RXE_CC_A_S_VALUE,
 			             out.state, "STATE_NAMES");
@@ -549,8 +501,7 @@ Status decode_rate_event(const GenlMsg &msg, RateEvent &out)
 			named_values(r, a, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE,
 			             out.stats, "QP_STATS");
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	if (r.status().ok() && !have_dev)

@@ -80,8 +80,7 @@ void AttrWriter::end_nest(std::size_t token)
 std::optional<std::uint64_t> Attr::as_uint() const
 {
 	switch (len) {
-	case 1:
-		return data[0];
+	case 1: return data[0];
 	case 2: {
 		std::uint16_t v;
 		std::memcpy(&v, data, sizeof(v));
@@ -97,8 +96,7 @@ std::optional<std::uint64_t> Attr::as_uint() const
 		std::memcpy(&v, data, sizeof(v));
 		return v;
 	}
-	default:
-		return std::nullopt;
+	default: return std::nullopt;
 	}
 }
 

@@ -11,18 +11,12 @@ namespace rxecc::fabric
 const char *to_string(DropReason r)
 {
 	switch (r) {
-	case DropReason::kMalformed:
-		return "malformed";
-	case DropReason::kNoRoute:
-		return "no_route";
-	case DropReason::kLinkLocal:
-		return "link_local";
-	case DropReason::kBufferFull:
-		return "buffer_full";
-	case DropReason::kDynamicThreshold:
-		return "dynamic_threshold";
-	case DropReason::kHeadroom:
-		return "pfc_headroom";
+	case DropReason::kMalformed: return "malformed";
+	case DropReason::kNoRoute: return "no_route";
+	case DropReason::kLinkLocal: return "link_local";
+	case DropReason::kBufferFull: return "buffer_full";
+	case DropReason::kDynamicThreshold: return "dynamic_threshold";
+	case DropReason::kHeadroom: return "pfc_headroom";
 	}
 	return "unknown";
 }

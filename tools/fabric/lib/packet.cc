@@ -100,28 +100,17 @@ ParseStatus parse_ipv6(const uint8_t *data, size_t len, size_t off, FrameInfo &f
 const char *to_string(ParseStatus s)
 {
 	switch (s) {
-	case ParseStatus::kOk:
-		return "ok";
-	case ParseStatus::kTooShort:
-		return "frame too short";
-	case ParseStatus::kTooLong:
-		return "frame too long";
-	case ParseStatus::kMacControlTruncated:
-		return "MAC control frame truncated";
-	case ParseStatus::kIpTruncated:
-		return "IP header truncated";
-	case ParseStatus::kIpBadVersion:
-		return "IP version mismatch";
-	case ParseStatus::kIpBadHeaderLength:
-		return "IPv4 header length below 20";
-	case ParseStatus::kIpBadTotalLength:
-		return "IP length inconsistent with frame";
-	case ParseStatus::kUdpTruncated:
-		return "UDP header truncated";
-	case ParseStatus::kUdpBadLength:
-		return "UDP length inconsistent with IP";
-	case ParseStatus::kBthTruncated:
-		return "RoCEv2 BTH truncated";
+	case ParseStatus::kOk: return "ok";
+	case ParseStatus::kTooShort: return "frame too short";
+	case ParseStatus::kTooLong: return "frame too long";
+	case ParseStatus::kMacControlTruncated: return "MAC control frame truncated";
+	case ParseStatus::kIpTruncated: return "IP header truncated";
+	case ParseStatus::kIpBadVersion: return "IP version mismatch";
+	case ParseStatus::kIpBadHeaderLength: return "IPv4 header length below 20";
+	case ParseStatus::kIpBadTotalLength: return "IP length inconsistent with frame";
+	case ParseStatus::kUdpTruncated: return "UDP header truncated";
+	case ParseStatus::kUdpBadLength: return "UDP length inconsistent with IP";
+	case ParseStatus::kBthTruncated: return "RoCEv2 BTH truncated";
 	}
 	return "unknown";
 }

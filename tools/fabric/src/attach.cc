@@ -114,13 +114,10 @@ std::string InetAddr::to_string() const
 std::string AttachSpec::resource() const
 {
 	switch (kind) {
-	case AttachKind::kIf:
-		return "interface " + ifname;
-	case AttachKind::kDgram:
-		return "UDP " + local.to_string();
+	case AttachKind::kIf: return "interface " + ifname;
+	case AttachKind::kDgram: return "UDP " + local.to_string();
 	case AttachKind::kUnixDgram:
-	case AttachKind::kStream:
-		return "socket " + path;
+	case AttachKind::kStream: return "socket " + path;
 	}
 	return "";
 }

@@ -183,12 +183,9 @@ std::optional<ControlRequest> parse_control_request(const std::string &s)
 const char *to_string(ControlRequest r)
 {
 	switch (r) {
-	case ControlRequest::kStats:
-		return "stats";
-	case ControlRequest::kFlat:
-		return "flat";
-	case ControlRequest::kQuit:
-		return "quit";
+	case ControlRequest::kStats: return "stats";
+	case ControlRequest::kFlat: return "flat";
+	case ControlRequest::kQuit: return "quit";
 	}
 	return "?";
 }

@@ -23,20 +23,12 @@ int main(int argc, char **argv)
 	}
 	const Cli &cli = *r.cli;
 	switch (cli.command) {
-	case Command::kHelp:
-		std::fputs(usage_text(), stdout);
-		return 0;
-	case Command::kVersion:
-		std::fputs(version_text(), stdout);
-		return 0;
-	case Command::kRun:
-		return cmd_run(cli.run);
-	case Command::kCheck:
-		return cmd_check(cli.run);
-	case Command::kQuery:
-		return cmd_query(cli.query);
-	case Command::kSendPfc:
-		return run_send_pfc(cli.send_pfc);
+	case Command::kHelp: std::fputs(usage_text(), stdout); return 0;
+	case Command::kVersion: std::fputs(version_text(), stdout); return 0;
+	case Command::kRun: return cmd_run(cli.run);
+	case Command::kCheck: return cmd_check(cli.run);
+	case Command::kQuery: return cmd_query(cli.query);
+	case Command::kSendPfc: return run_send_pfc(cli.send_pfc);
 	}
 	return 2;
 }

@@ -744,13 +744,10 @@ private:
 std::unique_ptr<PortIo> make_port_io(const AttachSpec &spec)
 {
 	switch (spec.kind) {
-	case AttachKind::kIf:
-		return std::make_unique<IfPort>(spec);
+	case AttachKind::kIf: return std::make_unique<IfPort>(spec);
 	case AttachKind::kDgram:
-	case AttachKind::kUnixDgram:
-		return std::make_unique<DgramPort>(spec);
-	case AttachKind::kStream:
-		return std::make_unique<StreamPort>(spec);
+	case AttachKind::kUnixDgram: return std::make_unique<DgramPort>(spec);
+	case AttachKind::kStream: return std::make_unique<StreamPort>(spec);
 	}
 	return nullptr;
 }

@@ -256,13 +256,9 @@ std::string Runner::answer(ControlRequest r)
 	Time t = now();
 	advance(t);
 	switch (r) {
-	case ControlRequest::kStats:
-		return telemetry_.json(model_, lateness_);
-	case ControlRequest::kFlat:
-		return telemetry_.flat(model_, lateness_);
-	case ControlRequest::kQuit:
-		stop_ = true;
-		return "ok\n";
+	case ControlRequest::kStats: return telemetry_.json(model_, lateness_);
+	case ControlRequest::kFlat: return telemetry_.flat(model_, lateness_);
+	case ControlRequest::kQuit: stop_ = true; return "ok\n";
 	}
 	return "error: unknown request\n";
 }

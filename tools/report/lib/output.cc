@@ -521,23 +521,12 @@ std::string html_escape(std::string_view s)
 	std::string out;
 	for (char c : s) {
 		switch (c) {
-		case '&':
-			out += "&amp;";
-			break;
-		case '<':
-			out += "&lt;";
-			break;
-		case '>':
-			out += "&gt;";
-			break;
-		case '"':
-			out += "&quot;";
-			break;
-		case '\'':
-			out += "&#39;";
-			break;
-		default:
-			out += c;
+		case '&': out += "&amp;"; break;
+		case '<': out += "&lt;"; break;
+		case '>': out += "&gt;"; break;
+		case '"': out += "&quot;"; break;
+		case '\'': out += "&#39;"; break;
+		default: out += c;
 		}
 	}
 	return out;

@@ -461,9 +461,7 @@ std::vector<CcPoint> cc_series(const TrafficFlow &flow, const MonitorFile &mon,
 					alpha_sum += v;
 					++alpha_n;
 					break;
-				case Role::kFeedback:
-					p.feedback[c.label] += v;
-					break;
+				case Role::kFeedback: p.feedback[c.label] += v; break;
 				}
 			}
 		}

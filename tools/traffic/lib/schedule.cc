@@ -17,12 +17,9 @@ namespace rxecc::traffic
 const char *verb_name(Verb v)
 {
 	switch (v) {
-	case Verb::kWrite:
-		return "write";
-	case Verb::kSend:
-		return "send";
-	case Verb::kRead:
-		return "read";
+	case Verb::kWrite: return "write";
+	case Verb::kSend: return "send";
+	case Verb::kRead: return "read";
 	}
 	return "?";
 }

@@ -82,16 +82,11 @@ enum RejCode : std::uint32_t {
 const char *rej_name(std::uint32_t c)
 {
 	switch (c) {
-	case kRejSchedule:
-		return "schedule_mismatch";
-	case kRejFlow:
-		return "unknown_flow";
-	case kRejSetup:
-		return "peer_setup_failed";
-	case kRejDup:
-		return "duplicate";
-	default:
-		return "unknown";
+	case kRejSchedule: return "schedule_mismatch";
+	case kRejFlow: return "unknown_flow";
+	case kRejSetup: return "peer_setup_failed";
+	case kRejDup: return "duplicate";
+	default: return "unknown";
 	}
 }
 
@@ -105,52 +100,29 @@ void on_signal(int sig)
 std::string wc_status_token(ibv_wc_status s)
 {
 	switch (s) {
-	case IBV_WC_SUCCESS:
-		return "success";
-	case IBV_WC_LOC_LEN_ERR:
-		return "loc_len_err";
-	case IBV_WC_LOC_QP_OP_ERR:
-		return "loc_qp_op_err";
-	case IBV_WC_LOC_EEC_OP_ERR:
-		return "loc_eec_op_err";
-	case IBV_WC_LOC_PROT_ERR:
-		return "loc_prot_err";
-	case IBV_WC_WR_FLUSH_ERR:
-		return "wr_flush_err";
-	case IBV_WC_MW_BIND_ERR:
-		return "mw_bind_err";
-	case IBV_WC_BAD_RESP_ERR:
-		return "bad_resp_err";
-	case IBV_WC_LOC_ACCESS_ERR:
-		return "loc_access_err";
-	case IBV_WC_REM_INV_REQ_ERR:
-		return "rem_inv_req_err";
-	case IBV_WC_REM_ACCESS_ERR:
-		return "rem_access_err";
-	case IBV_WC_REM_OP_ERR:
-		return "rem_op_err";
-	case IBV_WC_RETRY_EXC_ERR:
-		return "retry_exc_err";
-	case IBV_WC_RNR_RETRY_EXC_ERR:
-		return "rnr_retry_exc_err";
-	case IBV_WC_LOC_RDD_VIOL_ERR:
-		return "loc_rdd_viol_err";
-	case IBV_WC_REM_INV_RD_REQ_ERR:
-		return "rem_inv_rd_req_err";
-	case IBV_WC_REM_ABORT_ERR:
-		return "rem_abort_err";
-	case IBV_WC_INV_EECN_ERR:
-		return "inv_eecn_err";
-	case IBV_WC_INV_EEC_STATE_ERR:
-		return "inv_eec_state_err";
-	case IBV_WC_FATAL_ERR:
-		return "fatal_err";
-	case IBV_WC_RESP_TIMEOUT_ERR:
-		return "resp_timeout_err";
-	case IBV_WC_GENERAL_ERR:
-		return "general_err";
-	default:
-		return "status_" + std::to_string(static_cast<int>(s));
+	case IBV_WC_SUCCESS: return "success";
+	case IBV_WC_LOC_LEN_ERR: return "loc_len_err";
+	case IBV_WC_LOC_QP_OP_ERR: return "loc_qp_op_err";
+	case IBV_WC_LOC_EEC_OP_ERR: return "loc_eec_op_err";
+	case IBV_WC_LOC_PROT_ERR: return "loc_prot_err";
+	case IBV_WC_WR_FLUSH_ERR: return "wr_flush_err";
+	case IBV_WC_MW_BIND_ERR: return "mw_bind_err";
+	case IBV_WC_BAD_RESP_ERR: return "bad_resp_err";
+	case IBV_WC_LOC_ACCESS_ERR: return "loc_access_err";
+	case IBV_WC_REM_INV_REQ_ERR: return "rem_inv_req_err";
+	case IBV_WC_REM_ACCESS_ERR: return "rem_access_err";
+	case IBV_WC_REM_OP_ERR: return "rem_op_err";
+	case IBV_WC_RETRY_EXC_ERR: return "retry_exc_err";
+	case IBV_WC_RNR_RETRY_EXC_ERR: return "rnr_retry_exc_err";
+	case IBV_WC_LOC_RDD_VIOL_ERR: return "loc_rdd_viol_err";
+	case IBV_WC_REM_INV_RD_REQ_ERR: return "rem_inv_rd_req_err";
+	case IBV_WC_REM_ABORT_ERR: return "rem_abort_err";
+	case IBV_WC_INV_EECN_ERR: return "inv_eecn_err";
+	case IBV_WC_INV_EEC_STATE_ERR: return "inv_eec_state_err";
+	case IBV_WC_FATAL_ERR: return "fatal_err";
+	case IBV_WC_RESP_TIMEOUT_ERR: return "resp_timeout_err";
+	case IBV_WC_GENERAL_ERR: return "general_err";
+	default: return "status_" + std::to_string(static_cast<int>(s));
 	}
 }
 
@@ -785,11 +757,8 @@ void Host::on_cm_event(rdma_cm_event_type type, int status, rdma_cm_id *id,
 			dirty_.push_back(&f);
 		}
 		return;
-	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		stop_all("device_removed");
-		return;
-	default:
-		return;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL: stop_all("device_removed"); return;
+	default: return;
 	}
 }
 
@@ -841,15 +810,9 @@ void Host::post_more(Flow &f, std::int64_t now_rel, std::uint64_t cap)
 			w.num_sge = 1;
 			w.send_flags = IBV_SEND_SIGNALED;
 			switch (s.opt.verb) {
-			case Verb::kWrite:
-				w.opcode = IBV_WR_RDMA_WRITE;
-				break;
-			case Verb::kRead:
-				w.opcode = IBV_WR_RDMA_READ;
-				break;
-			case Verb::kSend:
-				w.opcode = IBV_WR_SEND;
-				break;
+			case Verb::kWrite: w.opcode = IBV_WR_RDMA_WRITE; break;
+			case Verb::kRead: w.opcode = IBV_WR_RDMA_READ; break;
+			case Verb::kSend: w.opcode = IBV_WR_SEND; break;
 			}
 			if (s.opt.verb != Verb::kSend) {
 				w.wr.rdma.remote_addr = c.raddr;
@@ -1325,9 +1288,7 @@ int Host::run()
 					longest_.cm = std::max(longest_.cm, mono_ns() - t);
 				break;
 			}
-			case kTagComp:
-				handle_cq_events();
-				break;
+			case kTagComp: handle_cq_events(); break;
 			case kTagTimer: {
 				std::uint64_t x;
 				ssize_t r = read(tfd_, &x, sizeof(x));
@@ -1343,8 +1304,7 @@ int Host::run()
 					stop_all("launcher_gone");
 				}
 				break;
-			default:
-				break;
+			default: break;
 			}
 		}
 		// completions, a bounded batch per CQ per round
