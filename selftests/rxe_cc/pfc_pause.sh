@@ -5,9 +5,10 @@
 # every priority. A PAUSE for another priority, a device not named in
 # pfc_netdevs and malformed frames change nothing. The device's DSCP map
 # (module parameter dscp_prio, netlink) decides a QP's priority: changed
-# over netlink, it moves a running QP to another priority. A held QP that
-# fails stops waiting. QPs held by a pause and their devices go away
-# cleanly (device removal, namespace exit, rmmod).
+# over netlink, it moves a running QP to another priority and wakes one
+# held on its old priority. A held QP that fails stops waiting. QPs held
+# by a pause and their devices go away cleanly (device removal, namespace
+# exit, rmmod).
 . "$(dirname "$0")/lib.sh"
 require_root
 
@@ -239,10 +240,23 @@ check "dev set dscp_prio back to $RXECC_DSCP_PRIO" rxecc dev set rxe_a dscp_prio
 pfc pp_b vb --prio "$PRIO" --quanta 65535
 sleep 0.3
 held=$(tx_rate pp_a va 0.7)
-pfc pp_b vb --prio "$PRIO" --quanta 0
-sleep 0.3
 log "map restored, PAUSE of priority $PRIO: $(mbit "$held") Mbit/s"
 check "with the map restored, a PAUSE of priority $PRIO holds it again" below "$held" "$base" 2
+# The QP now waits on priority PRIO for 33.5 s (1 Mbit/s). Moving its DSCP
+# to OTHER must wake it at once: it is no longer on a paused priority.
+t0=$EPOCHREALTIME
+check "dev set dscp_prio $moved while the QP is held" rxecc dev set rxe_a dscp_prio "$moved"
+sleep 0.3
+rate=$(tx_rate pp_a va 1)
+t1=$EPOCHREALTIME
+log "held on priority $PRIO, DSCP moved to $OTHER: $(mbit "$rate") Mbit/s"
+check "a QP held under its old priority resumes when the map moves it" \
+	eval "above $rate $base 20 && awk -v a=$t0 -v b=$t1 'BEGIN { exit !(b - a < 10) }'"
+check "dev set dscp_prio back to $RXECC_DSCP_PRIO (held again)" \
+	rxecc dev set rxe_a dscp_prio "$RXECC_DSCP_PRIO"
+pfc pp_b vb --prio "$PRIO" --quanta 0
+sleep 0.3
+check "XON resumes it" above "$(tx_rate pp_a va 1)" "$base" 20
 check "the flow is still running" flow_alive
 
 # ---- 5. malformed and unsupported frames -----------------------------------
