@@ -1,6 +1,6 @@
 #!/bin/bash
-# The rate pacer: a QP running "fixed" achieves its set rate within 2%
-# across 5%..100% of the line rate, for RDMA WRITEs and for READ responses
+# The rate pacer: a QP running "fixed" never exceeds its set rate and
+# falls at most 2% short of it across 5%..100% of the line rate, for RDMA WRITEs and for READ responses
 # (sent by the responder), and a paced QP waiting for its credit does not
 # busy-wait or stop an unpaced QP of the same hosts.
 . "$(dirname "$0")/lib.sh"
@@ -8,33 +8,41 @@ require_root
 
 # The pacer charges each frame from the IP header to the ICRC plus the
 # Ethernet header: exactly what the receiving veth counts in rx_bytes. So the
-# achieved rate is measured there, over a window in the middle of a run.
+# achieved rate is measured there, over a window in the middle of a run,
+# and compared with the set rate itself: never above it, at most 2% below
+# it. "Above" allows what the pacer may owe a QP when the window opens (the
+# two frames of an idle QP's burst, or cc_pacer_slack_us of catch-up for a
+# QP woken late), a frame in flight at each edge of the window and the
+# 1 ms a reading's timestamp may be off by.
 #
 # A software pacer cannot make up for time in which its QP was not run:
-# credit beyond the catch-up budget is dropped, and the sending device
-# counts it (cc_pacer_unused_us). On a busy host the emulated vCPUs stall
-# for milliseconds, so the test reads that counter over the same window and
-# expects the set rate for the share of the window the pacer could use.
-# The pacer still fails the test if it sends too much, if it falls short of
-# that share, or if more than half of the window's credit goes unused: a
-# pacer that missed its wake-ups would drop credit, too, and would leave
-# its QP idle until an ACK or a retransmission timeout (most of the time at
-# low rates). With a CPU hog beside QEMU, or the machine's CPU steal at
-# 40%, the unused share reached 30%, and the rate over the rest of the
-# window stayed within 0.5% of the set one.
+# credit beyond the catch-up budget (cc_pacer_slack_us, or two frames' time
+# if longer) is dropped, and the sending device counts it
+# (cc_pacer_unused_us). That counter cannot tell a stalled machine from a
+# pacer that wakes late, so it excuses nothing: it is printed beside the
+# error. What may excuse a shortfall is measured apart from the pacer:
+# rxecc-stallprobe runs over the same window, one thread per CPU sleeping
+# to 1 ms deadlines, and sums how late beyond the same budget the machine
+# woke them (a vCPU the host did not run). The rate must reach the set
+# one less 2% less that stalled share; a pacer that wakes late while the
+# machine runs on time falls short of that. A run short of it is measured
+# once more: the emulated host's speed drifts (CPU steal).
 MSG=65536
+STALLPROBE=${STALLPROBE:-$RXECC_TOP/build/user/bin/rxecc-stallprobe}
+[ -x "$STALLPROBE" ] || die "$STALLPROBE not built (make user)"
 
 # (wire_rate is in lib.sh)
 
 # paced_run TAG PORT SECONDS [TOOL RXNS RXIF]: TOOL (default ib_write_bw)
 # with its server on rxe_b and its client on rxe_a; sets RATE to the wire
 # rate measured on RXNS/RXIF (default pc_b/vb, where WRITE data arrives)
-# for SECONDS once data flows, and UNUSED to the share of that window in
-# which the sender's pacer left its credit unused (0..1).
+# for SECONDS once data flows, UNUSED to the share of that window in
+# which the sender's pacer left its credit unused (0..1) and STALL to the
+# share rxecc-stallprobe found the machine stalled beyond ALLOW_US (0..1).
 paced_run() {
 	local tag=$1 port=$2 secs=$3 tool=${4:-ib_write_bw} rxns=${5:-pc_b} rxif=${6:-vb}
 	local f=/sys/class/net/$rxif/statistics/rx_bytes spid cpid b0 tx=rxe_a r
-	RATE="" UNUSED=""
+	RATE="" UNUSED="" STALL=""
 	[ "$rxns" = pc_a ] && tx=rxe_b
 	# a run longer than any measurement; stopped once measured
 	ip netns exec pc_b "$tool" -d rxe_b -x "$(gid_index rxe_b 10.9.1.2)" \
@@ -49,9 +57,13 @@ paced_run() {
 	# measurement below finds out if it never did)
 	wait_until 60 eval '[ $(($(ip netns exec "$rxns" cat "$f") - b0)) -gt 300000 ]'
 	sleep 0.5
+	"$STALLPROBE" --allow-us "${ALLOW_US:-2000}" "$secs" >"$TMP/$tag.stall" &
+	local ppid=$!
 	# hw counters are shown in the initial namespace's sysfs only
 	r=$(wire_rate "$rxns" "$rxif" "$secs" 0 \
 		"/proc/1/root/sys/class/infiniband/$tx/ports/1/hw_counters/cc_pacer_unused_us")
+	wait $ppid
+	STALL=$(sed -n 's/^stalled //p' "$TMP/$tag.stall")
 	RATE=${r% *}
 	UNUSED=$(awk -v u="${r#* }" 'BEGIN { printf "%.4f", u / 1e6 }')
 	# the client must still be running, or the window was not all traffic
@@ -66,39 +78,47 @@ paced_run() {
 }
 
 # paced_err TAG PORT SECONDS KBPS [TOOL RXNS RXIF]: a paced_run whose
-# rate is set to KBPS; sets ERR to the error in percent against KBPS, and
-# CERR to the error against KBPS over the share of the window the pacer
-# could use (1 - UNUSED). A rate short of that, or a window with more than
-# a fifth of it unused, is measured once more: the emulated host's
-# throughput drifts (CPU steal, other guests). A rate above the set one is
-# never retried.
+# rate is set to KBPS; sets ERR to the error in percent against KBPS and
+# OVER to how far (bit/s) the rate exceeded what the pacer may send in the
+# window (see above; negative when it did not). A rate short of the floor
+# (pace_ok) is measured once more; a rate above KBPS is never retried.
 paced_err() {
-	local tag=$1 port=$2 secs=$3 kbps=$4
+	local tag=$1 port=$2 secs=$3 kbps=$4 slack
 	shift 4
-	ERR="" CERR=""
+	ERR="" OVER=""
+	read -r slack </sys/module/rdma_rxe/parameters/cc_pacer_slack_us || slack=0
+	# the pacer's catch-up budget: the slack, or two frames' time if longer
+	# (frames of a 1024-byte MTU: 1082 bytes with their headers)
+	ALLOW_US=$(awk -v s="$slack" -v k="$kbps" 'BEGIN { f = 2 * 1100 * 8 / k * 1000
+		printf "%d", (f > s ? f : s) }')
 	paced_run "$tag" "$port" "$secs" "$@" || return 1
-	pace_errors "$kbps"
-	awk -v e="$ERR" -v c="$CERR" -v u="$UNUSED" \
-		'BEGIN { exit !(e <= 2 && c <= 2 && (c < -2 || u > 0.2)) }' || return 0
-	log "$tag: $CERR% off the set rate over the usable $(pct "$UNUSED" 1)% of the window; measured once more"
+	pace_errors "$kbps" "$secs"
+	pace_ok || awk -v o="$OVER" 'BEGIN { exit !(o > 0) }' && return 0
+	log "$tag: $ERR% off the set rate ($(pct "$UNUSED")% of the window's credit unused, machine stalled $(pct "$STALL")%); measured once more"
 	paced_run "$tag.2" $((port + 50)) "$secs" "$@" || return 1
-	pace_errors "$kbps"
+	pace_errors "$kbps" "$secs"
 }
 
 # pct FRACTION [SUBTRACT_FROM]: FRACTION (or SUBTRACT_FROM - FRACTION) in %
 pct() { awk -v f="$1" -v s="${2:-}" 'BEGIN { printf "%.1f", (s == "" ? f : s - f) * 100 }'; }
 
+# pace_errors KBPS SECONDS: ERR and OVER of the last paced_run (frames of
+# at most 4200 bytes with their headers)
 pace_errors() {
+	local slack
+	read -r slack </sys/module/rdma_rxe/parameters/cc_pacer_slack_us || slack=0
 	ERR=$(awk -v k="$1" -v g="$RATE" 'BEGIN { printf "%.2f", (g / 1000 - k) / k * 100 }')
-	CERR=$(awk -v k="$1" -v g="$RATE" -v u="$UNUSED" \
-		'BEGIN { e = k * (1 - u); printf "%.2f", (g / 1000 - e) / e * 100 }')
+	OVER=$(awk -v k="$1" -v g="$RATE" -v s="$2" -v sl="$slack" 'BEGIN {
+		r = k * 1000; owed = 2 * 4200 * 8; if (r * sl / 1e6 > owed) owed = r * sl / 1e6
+		printf "%.0f", g - r - (owed + 2 * 4200 * 8 + r * 0.001) / s }')
 }
 
-# pace_ok: the last paced_err run passes: not above the set rate, within 2%
-# of it over the usable share of the window, and at most half unused
+# pace_ok: the last paced_err run passes: never above the set rate, and
+# short of it by at most 2% plus the share of the window the machine was
+# stalled (rxecc-stallprobe)
 pace_ok() {
-	awk -v e="$ERR" -v c="$CERR" -v u="$UNUSED" \
-		'BEGIN { exit !(e <= 2 && c >= -2 && c <= 2 && u <= 0.5) }'
+	awk -v e="$ERR" -v o="$OVER" -v s="$STALL" \
+		'BEGIN { exit !(s != "" && o <= 0 && e >= -2 - s * 100) }'
 }
 
 dmesg_mark
@@ -125,8 +145,7 @@ line=$(awk -v r="$solo" 'BEGIN { m = int(r / 1e6 * 0.35); print (m < 4 ? 4 : m) 
 log "unpaced QP: $(awk -v r="$solo" 'BEGIN { print r / 1e6 }') Mbit/s on the wire; line rate for the test: $line Mbit/s"
 rxecc dev set rxe_a line_rate "${line}M" || die "set line rate"
 
-printf '# %8s %12s %12s %8s %8s %8s\n' "share" "set[Mbit/s]" "got[Mbit/s]" "error" \
-	"unused" "error*"
+printf '# %8s %12s %12s %8s %8s %8s\n' "share" "set[Mbit/s]" "got[Mbit/s]" "error" "unused" "stalled"
 port=19210
 for pct in 5 25 50 75 100; do
 	kbps=$((line * 10 * pct))
@@ -137,10 +156,11 @@ for pct in 5 25 50 75 100; do
 	paced_err "p$pct" $port $secs "$kbps" || { fail "run at $pct% failed"; continue; }
 	printf '# %7s%% %12.3f %12.3f %7s%% %7s%% %7s%%\n' "$pct" \
 		"$(awk -v k="$kbps" 'BEGIN { print k / 1000 }')" \
-		"$(awk -v g="$RATE" 'BEGIN { print g / 1e6 }')" "$ERR" "$(pct "$UNUSED")" "$CERR"
-	check "fixed at $pct% of line rate within 2% ($ERR%; $CERR% with $(pct "$UNUSED")% unused)" pace_ok
+		"$(awk -v g="$RATE" 'BEGIN { print g / 1e6 }')" "$ERR" "$(pct "$UNUSED")" "$(pct "$STALL")"
+	check "fixed at $pct% of line rate: not above it, at most 2% + stalled $(pct "$STALL")% below ($ERR%)" pace_ok
 done
-log "error*: against the set rate over the share of the window the pacer could use"
+log "unused: the share of the window's credit the pacer dropped (cc_pacer_unused_us), printed only"
+log "stalled: the share of the window the machine did not run a sleeping task on time (rxecc-stallprobe)"
 
 # READ responses are data sent by the responder: a QP of rxe_b serving
 # ib_read_bw is paced like a requester.
@@ -148,8 +168,8 @@ rxecc dev set rxe_a algo none || die "none on rxe_a"
 rxecc dev set rxe_b algo fixed rate_kbps $((line * 500)) line_rate "${line}M" ||
 	die "fixed on rxe_b"
 paced_err read 19240 3 $((line * 500)) ib_read_bw pc_a va || fail "READ run failed"
-log "READ responses paced at $((line / 2)) Mbit/s: got $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s ($ERR%; $CERR% with $(pct "$UNUSED")% unused)"
-check "READ responses at 50% of line rate within 2% ($ERR%; $CERR%*)" pace_ok
+log "READ responses paced at $((line / 2)) Mbit/s: got $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s ($ERR%; $(pct "$UNUSED")% of the credit unused, stalled $(pct "$STALL")%)"
+check "READ responses at 50% of line rate: not above it, at most 2% + stalled below ($ERR%)" pace_ok
 # single-packet READs: every response is the first of its READ. Each READ
 # is a round trip, so they move far less than 64 KiB ones: paced at half
 # the line rate or 40% of what they reach unpaced, whichever is lower.
@@ -159,8 +179,8 @@ k1=$(awk -v r="$RATE" -v l=$((line * 500)) 'BEGIN { k = int(r * 0.4 / 1000); pri
 log "unpaced 1 KiB READs: $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s; paced at $((k1 / 1000)) Mbit/s"
 rxecc dev set rxe_b algo fixed rate_kbps "$k1" || die "fixed on rxe_b"
 MSG=1024 paced_err read1k 19241 3 "$k1" ib_read_bw pc_a va || fail "1 KiB READ run failed"
-log "1 KiB READs: got $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s ($ERR%; $CERR% with $(pct "$UNUSED")% unused)"
-check "single-packet READ responses within 2% ($ERR%; $CERR%*)" pace_ok
+log "1 KiB READs: got $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s ($ERR%; $(pct "$UNUSED")% of the credit unused, stalled $(pct "$STALL")%)"
+check "single-packet READ responses: not above the set rate, at most 2% + stalled below ($ERR%)" pace_ok
 rxecc dev set rxe_b algo none || die "none on rxe_b"
 
 # A paced QP next to an unpaced one. A pacer that busy-waited for its

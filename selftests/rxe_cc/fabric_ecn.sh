@@ -19,9 +19,11 @@ run() {
 		--duration 4 incast >/dev/null || die "experiment --prepare-only ($1)"
 	"$EXPVM" "$r" | sed "s/^/# $1: /"
 	check "$1: flows completed" test "${PIPESTATUS[0]}" = 0
-	MARKS=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.ecn_marks")
-	QMAX=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.max_queue_bytes")
-	CE=$(awk '$1 == "cc_ecn_ce_rcvd" { print $2 }' "$r/hosts/r.counters")
+	MARKS=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.ecn_marks") ||
+		fail "$1: no ECN mark count"
+	QMAX=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.max_queue_bytes") ||
+		fail "$1: no queue maximum"
+	CE=$(flat_value "$r/hosts/r.counters" cc_ecn_ce_rcvd) || fail "$1: no cc_ecn_ce_rcvd"
 	log "$1: queue max $QMAX bytes, fabric marked $MARKS, receiver counted $CE CE"
 }
 

@@ -235,14 +235,25 @@ flow_field() {
 		$1 == f { print $c[col] }' "$1"
 }
 
-# flat_value FILE KEY: a value of a summary.flat file (0 if absent)
+# flat_value FILE KEY: a value of a summary.flat (or hosts/*.counters)
+# file, lines "KEY VALUE". A key that is not there (renamed, misspelt, a
+# file not written) prints nothing, says so on stderr and returns 1:
+# never a 0 that a "no drops" check would take.
 flat_value() {
-	awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$1"
+	awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' "$1" 2>/dev/null || {
+		echo "# FAIL: flat_value: no key $2 in $1" >&2
+		return 1
+	}
 }
 
-# host_counter_sum DIR NAME: a hw counter summed over hosts/*.counters
+# host_counter_sum DIR NAME: a hw counter summed over hosts/*.counters;
+# like flat_value, nothing and status 1 if no host has the counter
 host_counter_sum() {
-	cat "$1"/*.counters | awk -v k="$2" '$1 == k { s += $2 } END { print s + 0 }'
+	cat "$1"/*.counters 2>/dev/null | awk -v k="$2" '$1 == k { s += $2; f = 1 }
+		END { if (f) print s; exit !f }' || {
+		echo "# FAIL: host_counter_sum: no counter $2 in $1/*.counters" >&2
+		return 1
+	}
 }
 
 # fabric_drops: the running fabric's non-zero drop counters by reason and

@@ -21,9 +21,9 @@ r=$TMP/incast
 "$EXPVM" "$r" | sed 's/^/# incast: /'
 check "incast: every flow completed" test "${PIPESTATUS[0]}" = 0
 
-drops=$(flat_value "$r/fabric/summary.flat" total_drops)
-sent=$(flat_value "$r/fabric/summary.flat" pfc_frames_sent)
-honoured=$(host_counter_sum "$r/hosts" pfc_pause_rcvd)
+drops=$(flat_value "$r/fabric/summary.flat" total_drops) || fail "incast: no total_drops"
+sent=$(flat_value "$r/fabric/summary.flat" pfc_frames_sent) || fail "incast: no pfc_frames_sent"
+honoured=$(host_counter_sum "$r/hosts" pfc_pause_rcvd) || fail "incast: no pfc_pause_rcvd"
 log "incast: drops $drops, PFC frames sent $sent, PAUSEs honoured by hosts $honoured"
 check "incast: zero drops with PFC" test "$drops" = 0
 check "incast: the fabric sent PAUSE frames" nonzero "$sent"

@@ -54,12 +54,18 @@ for t in "${tests[@]}"; do
 	n=$((n + 1))
 	echo "# $t: start"
 	start=$(date +%s)
-	timeout --kill-after=10 "$TIMEOUT" "$DIR/$t.sh" 2>&1 | sed -u "s/^\([^#]\)/# \1/; s/^$/#/" | tee -a "$tap"
+	out=$(mktemp)
+	timeout --kill-after=10 "$TIMEOUT" "$DIR/$t.sh" 2>&1 | sed -u "s/^\([^#]\)/# \1/; s/^$/#/" |
+		tee -a "$tap" "$out"
 	rc=${PIPESTATUS[0]}
+	# a skipping test prints "# SKIP: REASON" (lib.sh's skip); the last one
+	# is the TAP directive's reason
+	reason=$(sed -n 's/^# SKIP: //p' "$out" | tail -n 1)
+	rm -f "$out"
 	secs=$(($(date +%s) - start))
 	case $rc in
 	0) emit "ok $n $t # ${secs}s" ;;
-	4) emit "ok $n $t # SKIP (reason printed above)" ;;
+	4) emit "ok $n $t # SKIP ${reason:-no reason printed}" ;;
 	124 | 137) emit "not ok $n $t # TIMEOUT after ${TIMEOUT}s"; failed=$((failed + 1)) ;;
 	*) emit "not ok $n $t # exit $rc, ${secs}s"; failed=$((failed + 1)) ;;
 	esac

@@ -103,6 +103,13 @@ int rxe_cc_params_parse(const struct rxe_cc_ops *ops, u32 *params, u32 *user,
 		if (user)
 			*user |= BIT(i);
 	}
+	/* bytes too few for an attribute after the last one */
+	if (rem > 0) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, nest,
+					"%d bytes after the last parameter",
+					rem);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "roce.h"
+
+#include <array>
+#include <cstring>
+
+namespace rxecc::inject
+{
+
+std::uint32_t crc32_le(std::uint32_t crc, const std::uint8_t *p, std::size_t n)
+{
+	for (std::size_t i = 0; i < n; i++) {
+		crc ^= p[i];
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320U & (0U - (crc & 1U)));
+	}
+	return crc;
+}
+
+namespace
+{
+
+constexpr std::size_t kIpBytes = 20;
+constexpr std::size_t kUdpBytes = 8;
+constexpr std::size_t kMaxBytes = 1500;
+
+void put16(std::uint8_t *p, std::uint16_t v)
+{
+	p[0] = static_cast<std::uint8_t>(v >> 8);
+	p[1] = static_cast<std::uint8_t>(v);
+}
+
+} // namespace
+
+std::uint32_t icrc(const std::vector<std::uint8_t> &d)
+{
+	// CRC of 8 bytes of 0xff (the masked LRH of InfiniBand) from ~0
+	std::uint32_t crc = 0xdebb20e3U;
+	std::array<std::uint8_t, kMaxBytes> m{};
+	std::size_t n = d.size() - kIcrcBytes;
+	if (d.size() < kIpBytes + kUdpBytes + kBthBytes + kIcrcBytes || d.size() > m.size())
+		return 0;
+	std::copy(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n), m.begin());
+	m[1] = 0xff;            // TOS
+	m[8] = 0xff;            // TTL
+	m[10] = m[11] = 0xff;   // IP checksum
+	m[kIpBytes + 6] = 0xff; // UDP checksum
+	m[kIpBytes + 7] = 0xff;
+	m[kIpBytes + kUdpBytes + 4] = 0xff; // BTH resv8a (FECN, BECN)
+	crc = crc32_le(crc, m.data(), n);
+	return ~crc;
+}
+
+std::vector<std::uint8_t> build(const Packet &p)
+{
+	std::size_t len = kIpBytes + kUdpBytes + kBthBytes + p.body.size() + kIcrcBytes;
+	std::array<std::uint8_t, kMaxBytes> buf{};
+	if (len > buf.size())
+		return {};
+	std::uint8_t *ip = buf.data();
+	ip[0] = 0x45;
+	put16(ip + 2, static_cast<std::uint16_t>(len));
+	put16(ip + 4, p.ip_id);
+	put16(ip + 6, 0x4000); // DF
+	ip[8] = 64;
+	ip[9] = 17;
+	std::memcpy(ip + 12, &p.saddr, 4);
+	std::memcpy(ip + 16, &p.daddr, 4);
+	std::uint8_t *udp = ip + kIpBytes;
+	put16(udp, p.sport);
+	put16(udp + 2, kRocePort);
+	put16(udp + 4, static_cast<std::uint16_t>(len - kIpBytes));
+	// UDP checksum 0: none (IPv4)
+	std::uint8_t *bth = udp + kUdpBytes;
+	bth[0] = p.opcode;
+	bth[1] = p.bth_flags;
+	put16(bth + 2, p.pkey);
+	bth[4] = p.fecn_becn;
+	bth[5] = static_cast<std::uint8_t>(p.dest_qp >> 16);
+	bth[6] = static_cast<std::uint8_t>(p.dest_qp >> 8);
+	bth[7] = static_cast<std::uint8_t>(p.dest_qp);
+	bth[8] = p.ackreq;
+	bth[9] = static_cast<std::uint8_t>(p.psn >> 16);
+	bth[10] = static_cast<std::uint8_t>(p.psn >> 8);
+	bth[11] = static_cast<std::uint8_t>(p.psn);
+	std::copy(p.body.begin(), p.body.end(), bth + kBthBytes);
+	std::vector<std::uint8_t> d(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(len));
+	std::uint32_t c = icrc(d);
+	if (!p.icrc_valid)
+		c ^= 1;
+	// the kernel stores the CRC value as it is in memory (little-endian)
+	for (int i = 0; i < 4; i++)
+		d[len - kIcrcBytes + static_cast<std::size_t>(i)] =
+			static_cast<std::uint8_t>(c >> (8 * i));
+	return d;
+}
+
+} // namespace rxecc::inject

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// rxecc-stallprobe: how much of a window a sleeping task could not run on
+// time. One thread per CPU (pinned) sleeps to absolute deadlines PERIOD
+// apart; a wake-up later than ALLOWANCE counts its lateness beyond the
+// allowance as stalled time (a vCPU the host did not run, a CPU kept busy).
+// It measures the machine, not the code under test: selftests compare a
+// timer-driven sender's shortfall with it (selftests/rxe_cc/cc_pacer.sh).
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cstdio>
+#include <pthread.h>
+#include <sched.h>
+#include <thread>
+#include <time.h>
+#include <vector>
+
+namespace
+{
+
+std::uint64_t now_ns()
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
+	       static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+struct Result {
+	std::uint64_t stalled_ns = 0;
+	std::uint64_t worst_ns = 0;
+};
+
+void probe(unsigned cpu, std::uint64_t end, std::uint64_t period, std::uint64_t allow, Result &r)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	std::uint64_t t = now_ns();
+	while (t < end) {
+		t += period;
+		struct timespec ts;
+		ts.tv_sec = static_cast<time_t>(t / 1000000000ULL);
+		ts.tv_nsec = static_cast<long>(t % 1000000000ULL);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) != 0) {
+		}
+		std::uint64_t late = now_ns() - t;
+		if (late > r.worst_ns)
+			r.worst_ns = late;
+		if (late > allow)
+			r.stalled_ns += late - allow;
+		// a long stall: resume from now, not with a burst of wake-ups
+		if (late > period)
+			t = now_ns();
+	}
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	CLI::App app{
+		"rxecc-stallprobe: the share of a window in which a sleeping task could not run on "
+		"time, per CPU and on average (one pinned thread per CPU). Prints "
+		"'stalled SHARE' (0..1, the mean over the CPUs) and per-CPU details."};
+	double seconds = 1, period_us = 1000, allow_us = 2000;
+	app.add_option("seconds", seconds, "the window in seconds")
+		->required()
+		->check(CLI::Range(0.01, 3600.0));
+	app.add_option("--period-us", period_us, "sleep between wake-ups (default 1000)")
+		->check(CLI::Range(10.0, 1e6));
+	app.add_option("--allow-us", allow_us, "lateness not counted as stalled (default 2000)")
+		->check(CLI::Range(0.0, 1e7));
+	CLI11_PARSE(app, argc, argv);
+
+	unsigned n = std::thread::hardware_concurrency();
+	if (n == 0)
+		n = 1;
+	std::uint64_t t0 = now_ns();
+	std::uint64_t end = t0 + static_cast<std::uint64_t>(seconds * 1e9);
+	std::vector<Result> res(n);
+	std::vector<std::thread> th;
+	for (unsigned c = 0; c < n; c++)
+		th.emplace_back(probe, c, end, static_cast<std::uint64_t>(period_us * 1e3),
+		                static_cast<std::uint64_t>(allow_us * 1e3), std::ref(res[c]));
+	for (auto &x : th)
+		x.join();
+	double span = static_cast<double>(now_ns() - t0);
+	double sum = 0;
+	for (unsigned c = 0; c < n; c++) {
+		double s = static_cast<double>(res[c].stalled_ns) / span;
+		sum += s;
+		std::printf("cpu%u stalled %.4f worst %.1f ms\n", c, s,
+		            static_cast<double>(res[c].worst_ns) / 1e6);
+	}
+	std::printf("stalled %.4f\n", sum / n);
+	return 0;
+}
