@@ -80,12 +80,9 @@ std::vector<std::uint8_t> params_nest(const std::vector<std::pair<std::string, s
 const char *expect_name(Expect e)
 {
 	switch (e) {
-	case Expect::kReject:
-		return "reject";
-	case Expect::kCore:
-		return "core-reject";
-	case Expect::kEither:
-		return "either";
+	case Expect::kReject: return "reject";
+	case Expect::kCore: return "core-reject";
+	case Expect::kEither: return "either";
 	}
 	return "?";
 }
@@ -123,14 +120,10 @@ std::uint32_t Generator::qpn(const Target &t)
 std::uint32_t Generator::bad_qpn(const Target &)
 {
 	switch (pick(4)) {
-	case 0:
-		return 0;
-	case 1:
-		return 0xffffffffU;
-	case 2:
-		return 0x1000000U;
-	default:
-		return 0x1000000U + (u32() % 0xff000000U);
+	case 0: return 0;
+	case 1: return 0xffffffffU;
+	case 2: return 0x1000000U;
+	default: return 0x1000000U + (u32() % 0xff000000U);
 	}
 }
 
@@ -593,12 +586,8 @@ Request Generator::core(const Target &t)
 	b.str(RXE_CC_A_DEV_NAME, dev(t));
 	r.expect = Expect::kCore;
 	switch (pick(4)) {
-	case 0:
-		r.cmd = RXE_CC_CMD_UNSPEC;
-		break;
-	case 1:
-		r.cmd = RXE_CC_CMD_RATE_EVENT;
-		break;
+	case 0: r.cmd = RXE_CC_CMD_UNSPEC; break;
+	case 1: r.cmd = RXE_CC_CMD_RATE_EVENT; break;
 	case 2:
 		r.cmd = static_cast<std::uint8_t>(RXE_CC_CMD_MAX + 1 + pick(255 - RXE_CC_CMD_MAX));
 		r.dump = coin(50);
