@@ -159,6 +159,15 @@ struct Alignment {
 Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabric_t0_ns,
                        const Ports &ports, const std::map<std::string, std::string> &host_port);
 
+// The experiment's flows.csv (kFlowsHeader) from the generator's records:
+// per flow its actual start and completion on the fabric's clock (seconds,
+// through AL), its bytes, its goodput (bytes * 8 over completion - start,
+// Gbit/s), its FCT (sized flows) and ok or failed; the ingress is the
+// source host's port (HOST_PORT). Throws when AL is not known or a flow
+// that ended ok lacks its times or its source's port.
+std::string flows_csv_from_traffic(const std::vector<TrafficHost> &hosts, const Alignment &al,
+                                   const std::map<std::string, std::string> &host_port);
+
 // ---- CC state per flow ----------------------------------------------------
 
 // What a state column means for the plots.

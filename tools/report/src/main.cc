@@ -26,6 +26,8 @@ written unless every input is valid.
 
   rxecc-report window [--write-data] RESULTS
       the flows' data periods and the window they give (all, any)
+  rxecc-report flows RESULTS
+      RESULTS/flows.csv from the traffic generator's records (traffic/)
   rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...
       OUTDIR/index.html: the comparisons of several scenarios side by side
 
@@ -45,6 +47,7 @@ int main(int argc, char **argv)
 	             "  rxecc-report [options] RESULTS\n"
 	             "  rxecc-report [options] --compare OUTDIR RESULTS1 RESULTS2 ...\n"
 	             "  rxecc-report window [--write-data] RESULTS\n"
+	             "  rxecc-report flows RESULTS\n"
 	             "  rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...\n",
 	             "rxecc-report"};
 	app.footer(kFooter);
@@ -69,6 +72,10 @@ int main(int argc, char **argv)
 	std::string win_dir;
 	win->add_flag("--write-data", write_data, "also write RESULTS/flows/NAME.data");
 	win->add_option("results", win_dir, "results directory")->required();
+
+	CLI::App *fl = app.add_subcommand("flows", "flows.csv from the generator's records");
+	std::string fl_dir;
+	fl->add_option("results", fl_dir, "results directory")->required();
 
 	CLI::App *idx = app.add_subcommand("index", "an HTML page of several comparisons");
 	std::string idx_out, title = "rxe-cc evaluation";
@@ -101,6 +108,10 @@ int main(int argc, char **argv)
 	try {
 		if (*win) {
 			report_window(win_dir, write_data, std::cout);
+			return 0;
+		}
+		if (*fl) {
+			report_flows(fl_dir, std::cout);
 			return 0;
 		}
 		if (*idx) {
