@@ -367,3 +367,19 @@ TEST(FlowsCsv, FromTheGeneratorOnTheFabricClock)
 	h.flows[1].complete_ns.reset();
 	EXPECT_THROW(flows_csv_from_traffic(fx.hosts, al, fx.host_port), Error);
 }
+
+TEST(ProbeRtt, MedianOfTheCompletedMessages)
+{
+	const std::string h = "flow,msg,bytes,post_ns,complete_ns,qp\n";
+	std::string csv = h;
+	// latencies 50, 10, 30, 20, 40 us and one that did not complete
+	for (int i : {50, 10, 30, 20, 40})
+		csv += "p," + std::to_string(i) + ",64,1000000," +
+		       std::to_string(1000000 + i * 1000) + ",0\n";
+	EXPECT_EQ(probe_rtt_ns("m", csv + "p,9,64,1000000,,0\n"), 30000u);
+	// fewer than 5 completed, a completion before its post, a bad field
+	EXPECT_THROW(probe_rtt_ns("m", h + "p,0,64,1,2,0\n"), Error);
+	EXPECT_THROW(probe_rtt_ns("m", csv + "p,9,64,1000000,999,0\n"), Error);
+	EXPECT_THROW(probe_rtt_ns("m", csv + "p,9,64,x,1,0\n"), Error);
+	EXPECT_THROW(probe_rtt_ns("m", "flow,msg\np,1\n"), Error);
+}

@@ -486,6 +486,11 @@ void report_flows(const std::string &dir, std::ostream &out)
 	            al.method.c_str(), static_cast<double>(al.offset_ns) / 1e9);
 }
 
+void report_base_rtt(const std::string &messages_csv, std::ostream &out)
+{
+	out << probe_rtt_ns(messages_csv, read_file(messages_csv)) << "\n";
+}
+
 void report_index(const std::string &outdir_in, const std::vector<std::string> &cmpdirs,
                   const std::string &title, std::ostream &out)
 {

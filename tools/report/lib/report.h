@@ -39,6 +39,9 @@ void report_window(const std::string &dir, bool write_data, std::ostream &out);
 // clock alignment.
 void report_flows(const std::string &dir, std::ostream &out);
 
+// `rxecc-report base-rtt MESSAGES_CSV`: prints probe_rtt_ns of the file.
+void report_base_rtt(const std::string &messages_csv, std::ostream &out);
+
 // `rxecc-report index OUTDIR COMPAREDIR...`: OUTDIR/index.html.
 void report_index(const std::string &outdir, const std::vector<std::string> &cmpdirs,
                   const std::string &title, std::ostream &out);

@@ -381,6 +381,31 @@ std::string flows_csv_from_traffic(const std::vector<TrafficHost> &hosts, const 
 	return out;
 }
 
+std::uint64_t probe_rtt_ns(const std::string &path, std::string_view messages_csv)
+{
+	CsvTable t = parse_csv(path, messages_csv);
+	std::size_t cp = t.need_column("post_ns"), cc = t.need_column("complete_ns");
+	std::vector<double> lat;
+	for (const CsvRow &r : t.rows) {
+		if (r.fields.size() != t.header.size())
+			throw Error(strf("%s: expected %zu fields, found %zu", t.where(r).c_str(),
+			                 t.header.size(), r.fields.size()));
+		if (r.fields[cc].empty())
+			continue;
+		auto p = parse_uint(r.fields[cp]), c = parse_uint(r.fields[cc]);
+		if (!p || !c || *c < *p)
+			throw Error(t.where(r) + ": post_ns '" + r.fields[cp] + "', complete_ns '" +
+			            r.fields[cc] +
+			            "' are not times, the completion after the post");
+		lat.push_back(static_cast<double>(*c - *p));
+	}
+	if (lat.size() < 5)
+		throw Error(strf("%s: %zu completed messages, a base RTT needs at least 5",
+		                 path.c_str(), lat.size()));
+	std::sort(lat.begin(), lat.end());
+	return static_cast<std::uint64_t>(nearest_rank(lat, 50));
+}
+
 // ---- clocks -----------------------------------------------------------------
 
 Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabric_t0_ns,

@@ -168,6 +168,12 @@ Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabr
 std::string flows_csv_from_traffic(const std::vector<TrafficHost> &hosts, const Alignment &al,
                                    const std::map<std::string, std::string> &host_port);
 
+// Base RTT from the generator's messages.csv of a probe (small messages,
+// one outstanding): the nearest-rank median of complete_ns - post_ns over
+// the messages that completed, in ns. Throws on a malformed file or when
+// fewer than 5 messages completed.
+std::uint64_t probe_rtt_ns(const std::string &path, std::string_view messages_csv);
+
 // ---- CC state per flow ----------------------------------------------------
 
 // What a state column means for the plots.

@@ -28,6 +28,8 @@ written unless every input is valid.
       the flows' data periods and the window they give (all, any)
   rxecc-report flows RESULTS
       RESULTS/flows.csv from the traffic generator's records (traffic/)
+  rxecc-report base-rtt MESSAGES_CSV
+      the median latency of a probe's messages (ns), a measured base RTT
   rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...
       OUTDIR/index.html: the comparisons of several scenarios side by side
 
@@ -48,6 +50,7 @@ int main(int argc, char **argv)
 	             "  rxecc-report [options] --compare OUTDIR RESULTS1 RESULTS2 ...\n"
 	             "  rxecc-report window [--write-data] RESULTS\n"
 	             "  rxecc-report flows RESULTS\n"
+	             "  rxecc-report base-rtt MESSAGES_CSV\n"
 	             "  rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...\n",
 	             "rxecc-report"};
 	app.footer(kFooter);
@@ -76,6 +79,10 @@ int main(int argc, char **argv)
 	CLI::App *fl = app.add_subcommand("flows", "flows.csv from the generator's records");
 	std::string fl_dir;
 	fl->add_option("results", fl_dir, "results directory")->required();
+
+	CLI::App *rtt = app.add_subcommand("base-rtt", "median message latency of a probe");
+	std::string rtt_file;
+	rtt->add_option("messages", rtt_file, "the probe's messages.csv")->required();
 
 	CLI::App *idx = app.add_subcommand("index", "an HTML page of several comparisons");
 	std::string idx_out, title = "rxe-cc evaluation";
@@ -112,6 +119,10 @@ int main(int argc, char **argv)
 		}
 		if (*fl) {
 			report_flows(fl_dir, std::cout);
+			return 0;
+		}
+		if (*rtt) {
+			report_base_rtt(rtt_file, std::cout);
 			return 0;
 		}
 		if (*idx) {
