@@ -437,9 +437,11 @@ void report_compare(const std::string &outdir_in, const std::vector<std::string>
 	out << txt;
 }
 
-void report_window(const std::string &dir, bool write_data, std::ostream &out)
+namespace
 {
-	RunInputs in = load_run(dir);
+
+void window_of_run(const RunInputs &in, bool write_data, std::ostream &out)
+{
 	std::vector<FlowData> periods = flow_data_periods(in);
 	std::vector<std::pair<std::uint64_t, std::uint64_t>> ps;
 	for (const FlowData &d : periods) {
@@ -474,6 +476,13 @@ void report_window(const std::string &dir, bool write_data, std::ostream &out)
 		                   : std::string());
 }
 
+} // namespace
+
+void report_window(const std::string &dir, bool write_data, std::ostream &out)
+{
+	window_of_run(load_run(dir), write_data, out);
+}
+
 void report_flows(const std::string &dir, std::ostream &out)
 {
 	RunInputs in = load_run(dir, false);
@@ -484,6 +493,9 @@ void report_flows(const std::string &dir, std::ostream &out)
 	write_file(in.flows_path, csv);
 	out << strf("flows.csv: clock alignment %s, T0 at %.6f s of fabric time\n",
 	            al.method.c_str(), static_cast<double>(al.offset_ns) / 1e9);
+	// what `window --write-data` does, without reading everything again
+	in.flows = parse_flows(in.flows_path, csv);
+	window_of_run(in, true, out);
 }
 
 void report_base_rtt(const std::string &messages_csv, std::ostream &out)

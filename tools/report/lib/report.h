@@ -35,8 +35,8 @@ void report_compare(const std::string &outdir, const std::vector<std::string> &d
 void report_window(const std::string &dir, bool write_data, std::ostream &out);
 
 // `rxecc-report flows RESULTS`: writes RESULTS/flows.csv from the traffic
-// generator's records (traffic/) on the fabric's clock; prints the
-// clock alignment.
+// generator's records (traffic/) on the fabric's clock, prints the clock
+// alignment, then does what report_window(RESULTS, true) does.
 void report_flows(const std::string &dir, std::ostream &out);
 
 // `rxecc-report base-rtt MESSAGES_CSV`: prints probe_rtt_ns of the file.

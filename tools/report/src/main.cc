@@ -27,7 +27,8 @@ written unless every input is valid.
   rxecc-report window [--write-data] RESULTS
       the flows' data periods and the window they give (all, any)
   rxecc-report flows RESULTS
-      RESULTS/flows.csv from the traffic generator's records (traffic/)
+      RESULTS/flows.csv from the traffic generator's records (traffic/),
+      then what 'window --write-data' does
   rxecc-report base-rtt MESSAGES_CSV
       the median latency of a probe's messages (ns), a measured base RTT
   rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...
