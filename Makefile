@@ -3,6 +3,7 @@
 #   make            userspace tools + patched rdma_rxe.ko for the test kernel
 #   make test       every test: unit tests, build checks, VM selftests
 #   make demo       the main job: boot the test VM and run the demo
+#   make eval       the evaluation suite (scripts/eval.list), build/eval/index.html
 #   make help       all targets
 
 SHELL := /bin/bash
@@ -10,9 +11,10 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 KDIR ?=
 T ?=
+EVAL ?=
 
 .PHONY: all help deps user kernel module patches checkpatch test unit selftest \
-	bench demo vm-shell clean
+	bench demo eval vm-shell clean
 
 all: user module
 
@@ -30,9 +32,12 @@ help:
 	@echo "  test        everything; ends with 'N passed, N failed'"
 	@echo "  bench       stock vs patched rxe throughput in one VM boot"
 	@echo "  demo        boot the test VM, run the demo, write plots (build/demo)"
+	@echo "  eval        every algorithm x scenario of scripts/eval.list, short flows"
+	@echo "              (EVAL='--full' for 8 s flows); build/eval/index.html"
 	@echo "  vm-shell    interactive shell in the test VM"
 	@echo "  clean       remove build/ (the kernel cache in ~/.cache/rxe-cc stays)"
-	@echo "variables: KDIR=<kernel build tree>, RXECC_DEBUG=1 (debug test kernel)"
+	@echo "variables: KDIR=<kernel build tree>, RXECC_DEBUG=1 (debug test kernel),"
+	@echo "           EVAL='scripts/eval options'"
 
 deps:
 	@scripts/install-deps
@@ -67,6 +72,9 @@ bench: user module
 
 demo: user module
 	@scripts/demo
+
+eval: user module
+	@scripts/eval $(EVAL)
 
 vm-shell: module
 	@scripts/vm-run --shell

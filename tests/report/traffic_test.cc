@@ -324,3 +324,62 @@ TEST(CcState, SenderQpsOfTheFlowSummed)
 	EXPECT_DOUBLE_EQ(s[0].feedback.at("CNPs handled"), 7);
 	EXPECT_FALSE(s[0].window_kb.has_value());
 }
+
+TEST(FlowsCsv, FromTheGeneratorOnTheFabricClock)
+{
+	Fixture fx;
+	TrafficHost &h = fx.hosts[0];
+	h.flows[0].dst = "r";
+	h.flows[0].bytes = 100000;
+	TrafficFlow lng; // a flow with a duration: no FCT
+	lng.flow = "f2";
+	lng.src = "h1";
+	lng.dst = "r";
+	lng.duration_ns = 2000000000;
+	lng.start_ns = 0;
+	lng.complete_ns = 2000000000;
+	lng.bytes = 25000000;
+	lng.status = "ok";
+	h.flows.push_back(lng);
+	TrafficFlow bad; // failed before its first message
+	bad.flow = "f3";
+	bad.src = "h9";
+	bad.dst = "r";
+	bad.size_bytes = 10;
+	bad.status = "connect_timeout";
+	h.flows.push_back(bad);
+	Alignment al;
+	al.known = true;
+	al.offset_ns = 10001500000LL;
+	EXPECT_EQ(flows_csv_from_traffic(fx.hosts, al, fx.host_port),
+	          "flow,src,dst,ingress,start_s,end_s,bytes,gbps,fct_s,status\n"
+	          // 100 kB in 5 ms: 0.16 Gbit/s; from 10.0015 + 1 ms to + 6 ms
+	          "f1,h1,r,s0.h1,10.002500,10.007500,100000,0.160000,0.005000,ok\n"
+	          "f2,h1,r,s0.h1,10.001500,12.001500,25000000,0.100000,,ok\n"
+	          "f3,h9,r,,,,0,0,,failed\n");
+	// and the report's reader takes it
+	EXPECT_EQ(parse_flows("fl", flows_csv_from_traffic(fx.hosts, al, fx.host_port)).size(), 3u);
+	// an unknown clock, an ok flow without a port or a completion: errors
+	EXPECT_THROW(flows_csv_from_traffic(fx.hosts, Alignment{}, fx.host_port), Error);
+	h.flows[2].status = "ok";
+	EXPECT_THROW(flows_csv_from_traffic(fx.hosts, al, fx.host_port), Error);
+	h.flows.pop_back();
+	h.flows[1].complete_ns.reset();
+	EXPECT_THROW(flows_csv_from_traffic(fx.hosts, al, fx.host_port), Error);
+}
+
+TEST(ProbeRtt, MedianOfTheCompletedMessages)
+{
+	const std::string h = "flow,msg,bytes,post_ns,complete_ns,qp\n";
+	std::string csv = h;
+	// latencies 50, 10, 30, 20, 40 us and one that did not complete
+	for (int i : {50, 10, 30, 20, 40})
+		csv += "p," + std::to_string(i) + ",64,1000000," +
+		       std::to_string(1000000 + i * 1000) + ",0\n";
+	EXPECT_EQ(probe_rtt_ns("m", csv + "p,9,64,1000000,,0\n"), 30000u);
+	// fewer than 5 completed, a completion before its post, a bad field
+	EXPECT_THROW(probe_rtt_ns("m", h + "p,0,64,1,2,0\n"), Error);
+	EXPECT_THROW(probe_rtt_ns("m", csv + "p,9,64,1000000,999,0\n"), Error);
+	EXPECT_THROW(probe_rtt_ns("m", csv + "p,9,64,x,1,0\n"), Error);
+	EXPECT_THROW(probe_rtt_ns("m", "flow,msg\np,1\n"), Error);
+}

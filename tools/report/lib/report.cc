@@ -224,7 +224,7 @@ void install_run(const std::string &work, const std::string &dir, bool plots)
 
 } // namespace
 
-RunInputs load_run(const std::string &dir_in)
+RunInputs load_run(const std::string &dir_in, bool need_flows)
 {
 	RunInputs in;
 	std::string res = strip_slash(dir_in);
@@ -239,11 +239,13 @@ RunInputs load_run(const std::string &dir_in)
 	in.queues_path = res + "/fabric/queues.csv";
 	in.ports_path = res + "/fabric/ports.csv";
 	in.flat_path = res + "/fabric/summary.flat";
-	std::string flows_text = read_file(in.flows_path);
+	bool have_flows = need_flows || is_file(in.flows_path);
+	std::string flows_text = have_flows ? read_file(in.flows_path) : std::string();
 	std::string queues_text = read_file(in.queues_path);
 	std::string ports_text = read_file(in.ports_path);
 	std::string flat_text = read_file(in.flat_path);
-	in.flows = parse_flows(in.flows_path, flows_text);
+	if (have_flows)
+		in.flows = parse_flows(in.flows_path, flows_text);
 	in.ports = parse_ports(in.ports_path, ports_text);
 	in.queues = parse_queues(in.queues_path, queues_text, in.set.bottleneck, in.set.data_prio);
 	in.flat = parse_flat(in.flat_path, flat_text);
@@ -435,9 +437,11 @@ void report_compare(const std::string &outdir_in, const std::vector<std::string>
 	out << txt;
 }
 
-void report_window(const std::string &dir, bool write_data, std::ostream &out)
+namespace
 {
-	RunInputs in = load_run(dir);
+
+void window_of_run(const RunInputs &in, bool write_data, std::ostream &out)
+{
 	std::vector<FlowData> periods = flow_data_periods(in);
 	std::vector<std::pair<std::uint64_t, std::uint64_t>> ps;
 	for (const FlowData &d : periods) {
@@ -470,6 +474,33 @@ void report_window(const std::string &dir, bool write_data, std::ostream &out)
 		                   ? strf("%.6f %.6f\n", static_cast<double>(d.period->first) / 1e6,
 		                          static_cast<double>(d.period->second) / 1e6)
 		                   : std::string());
+}
+
+} // namespace
+
+void report_window(const std::string &dir, bool write_data, std::ostream &out)
+{
+	window_of_run(load_run(dir), write_data, out);
+}
+
+void report_flows(const std::string &dir, std::ostream &out)
+{
+	RunInputs in = load_run(dir, false);
+	if (in.traffic.empty())
+		throw Error(in.results + "/traffic: no traffic generator records");
+	Alignment al = align_clocks(in.traffic, in.set.fabric_t0_ns, in.ports, in.host_port);
+	std::string csv = flows_csv_from_traffic(in.traffic, al, in.host_port);
+	write_file(in.flows_path, csv);
+	out << strf("flows.csv: clock alignment %s, T0 at %.6f s of fabric time\n",
+	            al.method.c_str(), static_cast<double>(al.offset_ns) / 1e9);
+	// what `window --write-data` does, without reading everything again
+	in.flows = parse_flows(in.flows_path, csv);
+	window_of_run(in, true, out);
+}
+
+void report_base_rtt(const std::string &messages_csv, std::ostream &out)
+{
+	out << probe_rtt_ns(messages_csv, read_file(messages_csv)) << "\n";
 }
 
 void report_index(const std::string &outdir_in, const std::vector<std::string> &cmpdirs,

@@ -11,8 +11,9 @@
 namespace rxecc::report
 {
 
-// Reads and checks every input of the results directory DIR.
-RunInputs load_run(const std::string &dir);
+// Reads and checks every input of the results directory DIR; without
+// NEED_FLOWS a missing flows.csv leaves the flows empty.
+RunInputs load_run(const std::string &dir, bool need_flows = true);
 
 struct ReportOptions {
 	Options analysis;
@@ -32,6 +33,14 @@ void report_compare(const std::string &outdir, const std::vector<std::string> &d
 // `rxecc-report window RESULTS`: the flows' data periods and the window;
 // with WRITE_DATA also flows/NAME.data ("START END" in fabric seconds).
 void report_window(const std::string &dir, bool write_data, std::ostream &out);
+
+// `rxecc-report flows RESULTS`: writes RESULTS/flows.csv from the traffic
+// generator's records (traffic/) on the fabric's clock, prints the clock
+// alignment, then does what report_window(RESULTS, true) does.
+void report_flows(const std::string &dir, std::ostream &out);
+
+// `rxecc-report base-rtt MESSAGES_CSV`: prints probe_rtt_ns of the file.
+void report_base_rtt(const std::string &messages_csv, std::ostream &out);
 
 // `rxecc-report index OUTDIR COMPAREDIR...`: OUTDIR/index.html.
 void report_index(const std::string &outdir, const std::vector<std::string> &cmpdirs,

@@ -335,6 +335,77 @@ SlowdownReport slowdowns(const std::vector<TrafficFlow> &flows, std::uint64_t ba
 	return rep;
 }
 
+// ---- the experiment's flows.csv ---------------------------------------------
+
+std::string flows_csv_from_traffic(const std::vector<TrafficHost> &hosts, const Alignment &al,
+                                   const std::map<std::string, std::string> &host_port)
+{
+	if (!al.known)
+		throw Error("the generator's times cannot be placed on the fabric's clock "
+		            "(no fabric_t0 and no data seen at an ingress port)");
+	std::string out = std::string(kFlowsHeader) + "\n";
+	auto secs = [&](std::uint64_t ns) {
+		return strf("%.6f",
+		            (static_cast<double>(ns) + static_cast<double>(al.offset_ns)) / 1e9);
+	};
+	for (const TrafficHost &h : hosts)
+		for (const TrafficFlow &f : h.flows) {
+			bool ok = f.status == "ok";
+			auto port = host_port.find(f.src);
+			if (ok && (!f.start_ns || !f.complete_ns || !f.bytes ||
+			           *f.complete_ns <= *f.start_ns))
+				throw Error("flow " + f.flow +
+				            ": ended ok without a start, a completion or bytes");
+			if (ok && port == host_port.end())
+				throw Error("flow " + f.flow + ": no port for its source host '" +
+				            f.src + "'");
+			std::string start, end, gbps = "0", fct;
+			if (f.start_ns)
+				start = secs(*f.start_ns);
+			if (f.complete_ns)
+				end = secs(*f.complete_ns);
+			if (ok) {
+				double d = static_cast<double>(*f.complete_ns - *f.start_ns);
+				gbps = strf("%.6f", static_cast<double>(*f.bytes) * 8 / d);
+				if (f.size_bytes)
+					fct = strf("%.6f", d / 1e9);
+			} else if (start.empty() || end.empty()) {
+				start.clear();
+				end.clear();
+			}
+			out += f.flow + "," + f.src + "," + f.dst + "," +
+			       (port == host_port.end() ? std::string() : port->second) + "," +
+			       start + "," + end + "," + std::to_string(f.bytes.value_or(0)) + "," +
+			       gbps + "," + fct + "," + (ok ? "ok" : "failed") + "\n";
+		}
+	return out;
+}
+
+std::uint64_t probe_rtt_ns(const std::string &path, std::string_view messages_csv)
+{
+	CsvTable t = parse_csv(path, messages_csv);
+	std::size_t cp = t.need_column("post_ns"), cc = t.need_column("complete_ns");
+	std::vector<double> lat;
+	for (const CsvRow &r : t.rows) {
+		if (r.fields.size() != t.header.size())
+			throw Error(strf("%s: expected %zu fields, found %zu", t.where(r).c_str(),
+			                 t.header.size(), r.fields.size()));
+		if (r.fields[cc].empty())
+			continue;
+		auto p = parse_uint(r.fields[cp]), c = parse_uint(r.fields[cc]);
+		if (!p || !c || *c < *p)
+			throw Error(t.where(r) + ": post_ns '" + r.fields[cp] + "', complete_ns '" +
+			            r.fields[cc] +
+			            "' are not times, the completion after the post");
+		lat.push_back(static_cast<double>(*c - *p));
+	}
+	if (lat.size() < 5)
+		throw Error(strf("%s: %zu completed messages, a base RTT needs at least 5",
+		                 path.c_str(), lat.size()));
+	std::sort(lat.begin(), lat.end());
+	return static_cast<std::uint64_t>(nearest_rank(lat, 50));
+}
+
 // ---- clocks -----------------------------------------------------------------
 
 Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabric_t0_ns,

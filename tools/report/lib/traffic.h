@@ -159,6 +159,21 @@ struct Alignment {
 Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabric_t0_ns,
                        const Ports &ports, const std::map<std::string, std::string> &host_port);
 
+// The experiment's flows.csv (kFlowsHeader) from the generator's records:
+// per flow its actual start and completion on the fabric's clock (seconds,
+// through AL), its bytes, its goodput (bytes * 8 over completion - start,
+// Gbit/s), its FCT (sized flows) and ok or failed; the ingress is the
+// source host's port (HOST_PORT). Throws when AL is not known or a flow
+// that ended ok lacks its times or its source's port.
+std::string flows_csv_from_traffic(const std::vector<TrafficHost> &hosts, const Alignment &al,
+                                   const std::map<std::string, std::string> &host_port);
+
+// Base RTT from the generator's messages.csv of a probe (small messages,
+// one outstanding): the nearest-rank median of complete_ns - post_ns over
+// the messages that completed, in ns. Throws on a malformed file or when
+// fewer than 5 messages completed.
+std::uint64_t probe_rtt_ns(const std::string &path, std::string_view messages_csv);
+
 // ---- CC state per flow ----------------------------------------------------
 
 // What a state column means for the plots.

@@ -26,6 +26,11 @@ written unless every input is valid.
 
   rxecc-report window [--write-data] RESULTS
       the flows' data periods and the window they give (all, any)
+  rxecc-report flows RESULTS
+      RESULTS/flows.csv from the traffic generator's records (traffic/),
+      then what 'window --write-data' does
+  rxecc-report base-rtt MESSAGES_CSV
+      the median latency of a probe's messages (ns), a measured base RTT
   rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...
       OUTDIR/index.html: the comparisons of several scenarios side by side
 
@@ -45,6 +50,8 @@ int main(int argc, char **argv)
 	             "  rxecc-report [options] RESULTS\n"
 	             "  rxecc-report [options] --compare OUTDIR RESULTS1 RESULTS2 ...\n"
 	             "  rxecc-report window [--write-data] RESULTS\n"
+	             "  rxecc-report flows RESULTS\n"
+	             "  rxecc-report base-rtt MESSAGES_CSV\n"
 	             "  rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...\n",
 	             "rxecc-report"};
 	app.footer(kFooter);
@@ -69,6 +76,14 @@ int main(int argc, char **argv)
 	std::string win_dir;
 	win->add_flag("--write-data", write_data, "also write RESULTS/flows/NAME.data");
 	win->add_option("results", win_dir, "results directory")->required();
+
+	CLI::App *fl = app.add_subcommand("flows", "flows.csv from the generator's records");
+	std::string fl_dir;
+	fl->add_option("results", fl_dir, "results directory")->required();
+
+	CLI::App *rtt = app.add_subcommand("base-rtt", "median message latency of a probe");
+	std::string rtt_file;
+	rtt->add_option("messages", rtt_file, "the probe's messages.csv")->required();
 
 	CLI::App *idx = app.add_subcommand("index", "an HTML page of several comparisons");
 	std::string idx_out, title = "rxe-cc evaluation";
@@ -101,6 +116,14 @@ int main(int argc, char **argv)
 	try {
 		if (*win) {
 			report_window(win_dir, write_data, std::cout);
+			return 0;
+		}
+		if (*fl) {
+			report_flows(fl_dir, std::cout);
+			return 0;
+		}
+		if (*rtt) {
+			report_base_rtt(rtt_file, std::cout);
 			return 0;
 		}
 		if (*idx) {

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# scripts/experiment --prepare-only and scripts/eval without a VM: inputs
+# are checked before anything is written, errors name the line, and the
+# generated schedule starts the flows together.
+# Usage: experiment_cli_test.sh TOP BINDIR
+set -euo pipefail
+
+TOP=${1:?usage: experiment_cli_test.sh TOP BINDIR}
+export RXECC_BIN=${2:?usage: experiment_cli_test.sh TOP BINDIR}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/experiment-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+EXP=$TOP/scripts/experiment
+
+# a bad flows line: rejected with the file's line number, DIR untouched
+printf 'a h1 r 0 duration=2\n# comment\n\nb h1 r 0 bogus=1\n' >"$TMP/bad.flows"
+mkdir "$TMP/out"
+echo keep >"$TMP/out/summary.txt"
+if "$EXP" --prepare-only -o "$TMP/out" --flows "$TMP/bad.flows" incast 2>"$TMP/err"; then
+	fail "a bad flows file was accepted"
+fi
+grep -q "bad.flows:4: expected duration=S" "$TMP/err" || fail "no line number: $(cat "$TMP/err")"
+[ "$(ls "$TMP/out")" = summary.txt ] && [ "$(cat "$TMP/out/summary.txt")" = keep ] ||
+	fail "the results directory was touched: $(ls "$TMP/out")"
+"$EXP" --prepare-only -o "$TMP/new" --flows "$TMP/bad.flows" incast 2>/dev/null &&
+	fail "accepted"
+[ ! -e "$TMP/new" ] || fail "a rejected run created its results directory"
+# open flows need perftest
+printf 'a h1 r 0 open\n' >"$TMP/open.flows"
+"$EXP" --prepare-only -o "$TMP/o" --flows "$TMP/open.flows" incast 2>"$TMP/err" &&
+	fail "open accepted with the generator"
+grep -q "open.flows:1: open needs --gen perftest" "$TMP/err" || fail "open: $(cat "$TMP/err")"
+"$EXP" --prepare-only --gen perftest -o "$TMP/o" --flows "$TMP/open.flows" incast >/dev/null ||
+	fail "open rejected with --gen perftest"
+"$EXP" --prepare-only --gen nope -o "$TMP/o" incast 2>/dev/null && fail "--gen nope accepted"
+
+# the generator's incast: every flow at 0; the victim's incast in the
+# middle third; the default ECN thresholds follow the rate
+"$EXP" --prepare-only -o "$TMP/i" --rate 200M incast >/dev/null || fail "incast rejected"
+[ "$(awk '$1 ~ /^f[0-9]$/ { print $4 }' "$TMP/i/schedule.txt" | sort -u)" = 0s ] ||
+	fail "incast flows do not all start at 0: $(cat "$TMP/i/schedule.txt")"
+grep -q 'kmin=80000B kmax=320000B pmax=0.2' "$TMP/i/topology.txt" || fail "ECN rule at 200M"
+grep -q '^probe h1 r 0 size=6400 msg=64 depth=1' "$TMP/i/probe.txt" || fail "probe"
+"$EXP" --prepare-only -o "$TMP/v" --duration 9 victim >/dev/null || fail "victim rejected"
+grep -q '^fv v x 0s duration=9s' "$TMP/v/schedule.txt" || fail "victim flow"
+[ "$(awk '$1 ~ /^f[0-9]$/ { print $4, $5 }' "$TMP/v/schedule.txt" | sort -u)" = "3.000s duration=3.000s" ] ||
+	fail "victim incast: $(cat "$TMP/v/schedule.txt")"
+
+# scripts/eval: a bad list line is rejected before build/eval is touched
+printf 'ok incast none\nbad incast none -o x\n' >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted -o"
+grep -q "list:2: -o is set by scripts/eval" "$TMP/err" || fail "eval: $(cat "$TMP/err")"
+
+[ "$failures" = 0 ] || exit 1
+echo "ok"
