@@ -171,7 +171,6 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 		send = rxe_cc_serve_deadlines(qp, now, &msg) &&
 		       (ops->wire & RXE_CC_WIRE_CNP_TX);
 		ev = rxe_cc_qp_after(qp);
-		rxe_cc_burst_update(qp);
 		rxe_cc_pacer_set_rate(&cc->pacer, cc->ctx.out.rate_bps);
 		if (rxe_cc_pacer_hold(&cc->pacer, now)) {
 			paced = true;
@@ -264,7 +263,6 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	 * The gap before this packet is the one the gate let it through
 	 * with; the gap after it takes the rate in force now.
 	 */
-	rxe_cc_burst_update(qp);
 	unused = rxe_cc_pacer_sent(&cc->pacer, now, tx.bytes,
 				   cc->held ? cc->slack_ns : 0);
 	rxe_cc_pacer_set_rate(&cc->pacer, cc->ctx.out.rate_bps);

@@ -107,7 +107,6 @@ int rxe_cc_dev_qp_conf(struct rxe_dev *rxe, const struct rxe_cc_ops *ops,
 /* ---- rxe_cc_wire.c: packets ------------------------------------------------ */
 
 u32 rxe_cc_wire_bytes(const struct rxe_qp *qp, u32 paylen);
-void rxe_cc_burst_update(struct rxe_qp *qp);
 bool rxe_cc_is_data(const struct rxe_pkt_info *pkt);
 u8 rxe_cc_skb_ecn(const struct sk_buff *skb);
 u8 rxe_cc_skb_dscp(const struct sk_buff *skb);

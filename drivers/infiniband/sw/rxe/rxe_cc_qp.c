@@ -43,28 +43,6 @@ static u64 rxe_cc_slack_ns(void)
 	       NSEC_PER_USEC;
 }
 
-/**
- * rxe_cc_burst_update - size the pacer's burst for the QP's path MTU
- * @qp: the QP; cc.lock held
- *
- * The QP's congestion control starts when it reaches RTR, before the same
- * modify applies the path MTU: until then qp->mtu is rxe's initial 256
- * bytes, and a burst of two such frames is a third of two real ones.
- */
-void rxe_cc_burst_update(struct rxe_qp *qp)
-{
-	struct rxe_cc_qp *cc = &qp->cc;
-	u32 mtu = READ_ONCE(qp->mtu);
-
-	lockdep_assert_held(&cc->lock);
-	if (likely(cc->burst_mtu == mtu))
-		return;
-	cc->burst_mtu = mtu;
-	rxe_cc_pacer_set_burst(&cc->pacer, RXE_CC_BURST_PKTS *
-			       rxe_cc_wire_bytes(qp, mtu + RXE_BTH_BYTES +
-						 RXE_ICRC_SIZE));
-}
-
 /* ---- the hook runner -------------------------------------------------------- */
 
 /**
@@ -327,7 +305,6 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 		WRITE_ONCE(cc->inflight.slot, na.slot);
 	cc->link = qc->link;
 	rxe_cc_pacer_set_burst(&cc->pacer, burst_bytes);
-	cc->burst_mtu = qp->mtu;
 	cc->slack_ns = rxe_cc_slack_ns();
 	/* read without the lock by the transmit path */
 	WRITE_ONCE(cc->ect, qc->ecn && ops && (ops->wire & RXE_CC_WIRE_ECT));

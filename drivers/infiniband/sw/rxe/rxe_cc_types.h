@@ -57,7 +57,6 @@ struct rxe_cc_qp_stats {
  * @link: what the algorithm was told about the link
  * @pacer: the pacer
  * @slack_ns: timer slack, and the credit of a QP held and woken up late
- * @burst_mtu: the path MTU the pacer's burst was computed for
  * @ackreq: the requester's next packet fills the window: it asks for an
  *	    ACK (send_task only)
  * @paused: the QP's last gate decision found its priority paused
@@ -86,7 +85,6 @@ struct rxe_cc_qp {
 	struct rxe_cc_link link;
 	struct rxe_cc_pacer pacer;
 	u64 slack_ns;
-	u32 burst_mtu;
 	bool ackreq;
 	bool paused;
 	bool started;
