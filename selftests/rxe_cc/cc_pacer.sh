@@ -11,13 +11,15 @@ require_root
 # achieved rate is measured there, over a window in the middle of a run,
 # and compared with the set rate itself: never above it, at most 2% below
 # it. "Above" allows what the pacer may owe a QP when the window opens (the
-# two frames of an idle QP's burst, or cc_pacer_slack_us of catch-up for a
-# QP woken late), a frame in flight at each edge of the window and the
-# 1 ms a reading's timestamp may be off by.
+# two frames of an idle QP's burst, or, for a QP woken late, the range its
+# timer was given, at most two frames, plus cc_pacer_slack_us of catch-up),
+# a frame in flight at each edge of the window and the 1 ms a reading's
+# timestamp may be off by.
 #
 # A software pacer cannot make up for time in which its QP was not run:
 # credit beyond the catch-up budget (cc_pacer_slack_us, or two frames' time
-# if longer) is dropped, and the sending device counts it
+# if longer, past the range its timer was given) is dropped, and the
+# sending device counts it
 # (cc_pacer_unused_us). That counter cannot tell a stalled machine from a
 # pacer that wakes late, so it excuses nothing: it is printed beside the
 # error. What may excuse a shortfall is measured apart from the pacer:
@@ -110,6 +112,7 @@ pace_errors() {
 	ERR=$(awk -v k="$1" -v g="$RATE" 'BEGIN { printf "%.2f", (g / 1000 - k) / k * 100 }')
 	OVER=$(awk -v k="$1" -v g="$RATE" -v s="$2" -v sl="$slack" 'BEGIN {
 		r = k * 1000; owed = 2 * 4200 * 8; if (r * sl / 1e6 > owed) owed = r * sl / 1e6
+		owed += 2 * 4200 * 8
 		printf "%.0f", g - r - (owed + 2 * 4200 * 8 + r * 0.001) / s }')
 }
 

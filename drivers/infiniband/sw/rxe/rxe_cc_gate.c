@@ -195,8 +195,9 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 		else
 			cc->tx_wait = true;
 		/* a wake-up up to two frames late serves two packets */
-		rxe_cc_arm_slack(qp, until, paced && !paused ?
-				 min(cc->slack_ns, cc->pacer.idle_ns) : 0);
+		cc->range_ns = paced && !paused ?
+			       min(cc->slack_ns, cc->pacer.idle_ns) : 0;
+		rxe_cc_arm_slack(qp, until, cc->range_ns);
 	}
 	if (paced || window_full)
 		cc->stats.pacer_waits++;
@@ -225,7 +226,7 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		.psn = pkt->psn,
 	};
 	u64 now = ktime_get_ns();
-	u64 unused, us = 0;
+	u64 unused, late, us = 0;
 	bool retx = false;
 	u32 ev;
 
@@ -261,10 +262,15 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		cc->stats.retx_pkts++;
 	/*
 	 * The gap before this packet is the one the gate let it through
-	 * with; the gap after it takes the rate in force now.
+	 * with; the gap after it takes the rate in force now. A QP woken up
+	 * late may catch up by the slack (or two frames, if more) beyond
+	 * the range its timer was given: a wake-up late by the range alone,
+	 * the gate's own choice, costs it no credit.
 	 */
-	unused = rxe_cc_pacer_sent(&cc->pacer, now, tx.bytes,
-				   cc->held ? cc->slack_ns : 0);
+	late = 0;
+	if (cc->held)
+		late = cc->range_ns + max(cc->slack_ns, cc->pacer.idle_ns);
+	unused = rxe_cc_pacer_sent(&cc->pacer, now, tx.bytes, late);
 	rxe_cc_pacer_set_rate(&cc->pacer, cc->ctx.out.rate_bps);
 	/* a QP woken up late keeps its allowance until it has caught up */
 	cc->held = cc->held && !rxe_cc_pacer_hold(&cc->pacer, now);

@@ -52,6 +52,7 @@ struct rxe_cc_qp_stats {
  * @resp_wait: the responder is held by the gate; the timer kicks recv_task
  * @wait_ns: when the earliest of those waits ends
  * @held: the gate held the QP since its last data packet
+ * @range_ns: how late the timer of the gate's last hold may fire
  * @ctx: the algorithm's context (ops, cfg, priv, out); ops NULL = none
  * @params: the parameter set in force (ops->n_params values)
  * @link: what the algorithm was told about the link
@@ -80,6 +81,7 @@ struct rxe_cc_qp {
 	bool resp_wait;
 	u64 wait_ns;
 	bool held;
+	u64 range_ns;
 	struct rxe_cc_ctx ctx;
 	u32 *params;
 	struct rxe_cc_link link;
