@@ -271,6 +271,7 @@ struct rxe_cc_np_msg {
 /* rxe_cc_out.flags */
 #define RXE_CC_OUT_TIMER	BIT(0) /* @timer_ns is armed */
 #define RXE_CC_OUT_RX_TIMER	BIT(1) /* @rx_timer_ns is armed */
+#define RXE_CC_OUT_SEND_QUIET	BIT(2) /* on_send has nothing to do now */
 
 /* rxe_cc_out.events: set by hooks, read and cleared by the framework */
 #define RXE_CC_EV_RATE_DEC	BIT(0) /* the rate or window was cut */

@@ -655,7 +655,11 @@ static void dcqcn_output(struct rxe_cc_ctx *cc)
 	out->window_bytes = 0;
 
 	/* the next time the rate changes without a new event */
-	out->flags &= ~(RXE_CC_OUT_TIMER | RXE_CC_OUT_RX_TIMER);
+	out->flags &= ~(RXE_CC_OUT_TIMER | RXE_CC_OUT_RX_TIMER |
+			RXE_CC_OUT_SEND_QUIET);
+	/* not rate limited: on_send counts nothing and starts no event */
+	if (!s->limited)
+		out->flags |= RXE_CC_OUT_SEND_QUIET;
 	dec = s->limited && !c->paper && s->dec_cnp;
 	inc = s->limited && s->inc_armed &&
 	      (c->release || s->rc < c->r_max || s->rt < c->r_max);

@@ -250,11 +250,29 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		tx.flags |= RXE_CC_TX_READ_RESP;
 	}
 
+	/*
+	 * Nothing to account, and no lock to take: the algorithm has no use
+	 * for the packet and its rate, at or above the netdev's own speed,
+	 * paces nothing (DCQCN not rate limited). Should the rate fall,
+	 * the pacer's schedule starts afresh at the next packet.
+	 */
+	if ((READ_ONCE(cc->ctx.out.flags) & RXE_CC_OUT_SEND_QUIET) &&
+	    rxe->cc.netdev_rate_bps &&
+	    READ_ONCE(cc->ctx.out.rate_bps) >= rxe->cc.netdev_rate_bps) {
+		if (!READ_ONCE(cc->pacer_fresh))
+			WRITE_ONCE(cc->pacer_fresh, true);
+		return;
+	}
+
 	spin_lock_bh(&cc->lock);
 	ops = cc->ctx.ops;
 	if (!ops) {
 		spin_unlock_bh(&cc->lock);
 		return;
+	}
+	if (cc->pacer_fresh) {
+		cc->pacer_fresh = false;
+		WRITE_ONCE(cc->pacer.bytes, 0);
 	}
 	if (ops->on_send)
 		ops->on_send(&cc->ctx, &tx, now);

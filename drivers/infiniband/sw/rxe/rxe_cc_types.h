@@ -53,6 +53,8 @@ struct rxe_cc_qp_stats {
  * @wait_ns: when the earliest of those waits ends
  * @held: the gate held the QP since its last data packet
  * @range_ns: how late the timer of the gate's last hold may fire
+ * @pacer_fresh: packets went out unaccounted (rxe_cc_sent_slow()): the
+ *	pacer's next packet starts its schedule afresh
  * @ctx: the algorithm's context (ops, cfg, priv, out); ops NULL = none
  * @params: the parameter set in force (ops->n_params values)
  * @link: what the algorithm was told about the link
@@ -82,6 +84,7 @@ struct rxe_cc_qp {
 	u64 wait_ns;
 	bool held;
 	u64 range_ns;
+	bool pacer_fresh;
 	struct rxe_cc_ctx ctx;
 	u32 *params;
 	struct rxe_cc_link link;
