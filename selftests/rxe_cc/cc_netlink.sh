@@ -174,6 +174,14 @@ check "data flows within a second of the raise ($((rx1 - rx0)) bytes)" \
 check "QP $qpn back to dcqcn" rxecc qp set rxe_a "$qpn" algo dcqcn
 check "restrack shows the QP's algorithm" \
 	eval "rdma resource show qp link rxe_a/1 lqpn $qpn -dd | grep -q 'cc_algo dcqcn'"
+# Every driver entry, not only the first: on kernels where netlink pads
+# 64-bit attributes (no efficient unaligned access, e.g. User-Mode Linux),
+# a PAD attribute among them ends iproute2's printing of the table.
+drv_keys=$(rdma resource show qp link rxe_a/1 lqpn "$qpn" -dd |
+	tr -s ' \t' '\n' | sed -n 's/^drv_//p' | tr '\n' ' ')
+log "restrack driver entries: $drv_keys"
+check "restrack shows the framework's entries, then dcqcn's state, then the counters" \
+	eval '[[ "$drv_keys" == "cc_algo cc_rate_bps cc_window_bytes cc_inflight_bytes cc_acked_bytes "*" rate_kbps "*" cc_cnp_rx cc_cnp_tx cc_ce_rx cc_retx_pkts " ]]'
 # the QP survived every switch and still moves data
 check "QP $qpn still in RTS after the switches" \
 	eval "rdma resource show qp link rxe_a/1 lqpn $qpn | grep -q 'state RTS'"
