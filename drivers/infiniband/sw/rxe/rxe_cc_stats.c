@@ -43,6 +43,34 @@ u64 rxe_cc_stat_value(struct rxe_dev *rxe, unsigned int i)
 
 /* ---- restrack: rdma resource show qp -dd --------------------------------- */
 
+/*
+ * One u64 driver entry: a DRIVER_STRING attribute with the name, then a
+ * DRIVER_U64 one with the value. Where unaligned access is slow, a u64
+ * attribute whose payload would not be 8-byte aligned gets a PAD attribute
+ * in front of it (nla_put_u64_64bit), and iproute2 stops printing a driver
+ * table at the first attribute it does not expect there: every entry after
+ * the first padded one would be lost. So the name's payload carries four
+ * more NULs when that aligns the value's payload: no PAD is needed, and the
+ * name reads the same as a C string.
+ */
+static int rxe_cc_put_driver_u64(struct sk_buff *msg, const char *name,
+				 u64 value)
+{
+	int len = strlen(name) + 1;
+	struct nlattr *attr;
+
+	if (!IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) &&
+	    IS_ALIGNED((unsigned long)skb_tail_pointer(msg) +
+		       nla_total_size(len), 8))
+		len += NLA_ALIGNTO;
+	attr = nla_reserve(msg, RDMA_NLDEV_ATTR_DRIVER_STRING, len);
+	if (!attr)
+		return -EMSGSIZE;
+	strscpy_pad(nla_data(attr), name, len);
+	return nla_put_u64_64bit(msg, RDMA_NLDEV_ATTR_DRIVER_U64, value,
+				 RDMA_NLDEV_ATTR_PAD);
+}
+
 int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct rxe_qp *qp = to_rqp(ibqp);
@@ -63,24 +91,24 @@ int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 				      rxe_cc_algo_name(info->ops)))
 		goto cancel;
 	if (info->ops) {
-		if (rdma_nl_put_driver_u64(msg, "cc_rate_bps", info->rate_bps) ||
-		    rdma_nl_put_driver_u64(msg, "cc_window_bytes",
-					   info->window_bytes) ||
-		    rdma_nl_put_driver_u64(msg, "cc_inflight_bytes",
-					   info->inflight_bytes) ||
-		    rdma_nl_put_driver_u64(msg, "cc_acked_bytes",
-					   info->acked_bytes))
+		if (rxe_cc_put_driver_u64(msg, "cc_rate_bps", info->rate_bps) ||
+		    rxe_cc_put_driver_u64(msg, "cc_window_bytes",
+					  info->window_bytes) ||
+		    rxe_cc_put_driver_u64(msg, "cc_inflight_bytes",
+					  info->inflight_bytes) ||
+		    rxe_cc_put_driver_u64(msg, "cc_acked_bytes",
+					  info->acked_bytes))
 			goto cancel;
 		for (i = 0; i < info->ops->n_state; i++)
-			if (rdma_nl_put_driver_u64(msg,
-						   info->ops->state[i].name,
-						   info->state[i]))
+			if (rxe_cc_put_driver_u64(msg,
+						  info->ops->state[i].name,
+						  info->state[i]))
 				goto cancel;
-		if (rdma_nl_put_driver_u64(msg, "cc_cnp_rx", info->stats.cnp_rx) ||
-		    rdma_nl_put_driver_u64(msg, "cc_cnp_tx", info->stats.cnp_tx) ||
-		    rdma_nl_put_driver_u64(msg, "cc_ce_rx", info->stats.ce_rx) ||
-		    rdma_nl_put_driver_u64(msg, "cc_retx_pkts",
-					   info->stats.retx_pkts))
+		if (rxe_cc_put_driver_u64(msg, "cc_cnp_rx", info->stats.cnp_rx) ||
+		    rxe_cc_put_driver_u64(msg, "cc_cnp_tx", info->stats.cnp_tx) ||
+		    rxe_cc_put_driver_u64(msg, "cc_ce_rx", info->stats.ce_rx) ||
+		    rxe_cc_put_driver_u64(msg, "cc_retx_pkts",
+					  info->stats.retx_pkts))
 			goto cancel;
 	}
 	nla_nest_end(msg, table);
