@@ -254,9 +254,10 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	 * Nothing to account, and no lock to take: the algorithm has no use
 	 * for the packet and its rate, at or above the netdev's own speed,
 	 * paces nothing (DCQCN not rate limited). Should the rate fall,
-	 * the pacer's schedule starts afresh at the next packet.
+	 * the pacer's schedule starts afresh at the next packet. A
+	 * retransmission, rare, is still counted.
 	 */
-	if ((READ_ONCE(cc->ctx.out.flags) & RXE_CC_OUT_SEND_QUIET) &&
+	if (!retx && (READ_ONCE(cc->ctx.out.flags) & RXE_CC_OUT_SEND_QUIET) &&
 	    rxe->cc.netdev_rate_bps &&
 	    READ_ONCE(cc->ctx.out.rate_bps) >= rxe->cc.netdev_rate_bps) {
 		if (!READ_ONCE(cc->pacer_fresh))
