@@ -305,15 +305,16 @@ TEST(Process, ForwardsAtTheLinkRateAndCounts)
 	ASSERT_TRUE(fab.start());
 
 	// 1000-byte frames at 100 Mbit/s: (1000 + 24) * 8 bits = 81.92 us each.
-	// Up to three bursts: the machine is shared, and a preempted process
-	// delivers a few frames late and bunched.  The schedule itself must
+	// Up to six bursts: the machine is shared (CI runs unit tests beside
+	// other jobs), and a preempted process delivers a few frames late and
+	// bunched; three were all bunched once with a compiler beside them.  The schedule itself must
 	// hold in every burst (never early, in order, all there); the spacing
 	// must be the link's in at least one.
 	const uint32_t n = 40;
 	uint32_t bursts = 0;
 	std::string medians;
 	bool spacing_ok = false;
-	while (!spacing_ok && bursts < 3) {
+	while (!spacing_ok && bursts < 6) {
 		usleep(20000);
 		timespec t0;
 		clock_gettime(CLOCK_REALTIME, &t0);
