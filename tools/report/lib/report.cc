@@ -224,8 +224,9 @@ void install_run(const std::string &work, const std::string &dir, bool plots)
 
 } // namespace
 
-RunInputs load_run(const std::string &dir_in, bool need_flows)
+RunInputs load_run(const std::string &dir_in, bool need_flows, Load parts)
 {
+	const bool all = parts == Load::all;
 	RunInputs in;
 	std::string res = strip_slash(dir_in);
 	in.results = res;
@@ -241,17 +242,18 @@ RunInputs load_run(const std::string &dir_in, bool need_flows)
 	in.flat_path = res + "/fabric/summary.flat";
 	bool have_flows = need_flows || is_file(in.flows_path);
 	std::string flows_text = have_flows ? read_file(in.flows_path) : std::string();
-	std::string queues_text = read_file(in.queues_path);
 	std::string ports_text = read_file(in.ports_path);
-	std::string flat_text = read_file(in.flat_path);
 	if (have_flows)
 		in.flows = parse_flows(in.flows_path, flows_text);
 	in.ports = parse_ports(in.ports_path, ports_text);
-	in.queues = parse_queues(in.queues_path, queues_text, in.set.bottleneck, in.set.data_prio);
-	in.flat = parse_flat(in.flat_path, flat_text);
+	if (all) {
+		in.queues = parse_queues(in.queues_path, read_file(in.queues_path),
+		                         in.set.bottleneck, in.set.data_prio);
+		in.flat = parse_flat(in.flat_path, read_file(in.flat_path));
+	}
 
 	std::vector<std::string> counters, monitors;
-	if (fs::is_directory(res + "/hosts", ec)) {
+	if (all && fs::is_directory(res + "/hosts", ec)) {
 		for (const auto &e : fs::directory_iterator(res + "/hosts", ec)) {
 			std::string n = e.path().filename().string();
 			auto ends = [&](const std::string &suf) {
@@ -485,7 +487,7 @@ void report_window(const std::string &dir, bool write_data, std::ostream &out)
 
 void report_flows(const std::string &dir, std::ostream &out)
 {
-	RunInputs in = load_run(dir, false);
+	RunInputs in = load_run(dir, false, Load::flows);
 	if (in.traffic.empty())
 		throw Error(in.results + "/traffic: no traffic generator records");
 	Alignment al = align_clocks(in.traffic, in.set.fabric_t0_ns, in.ports, in.host_port);

@@ -11,9 +11,15 @@
 namespace rxecc::report
 {
 
-// Reads and checks every input of the results directory DIR; without
-// NEED_FLOWS a missing flows.csv leaves the flows empty.
-RunInputs load_run(const std::string &dir, bool need_flows = true);
+// What load_run reads: everything, or what flows.csv and the data periods
+// need (meta.env, ports.csv, hosts.txt, fabric_t0, the generator's
+// records), which is what runs under emulation at the end of every
+// experiment: queues.csv alone is twice the size of ports.csv.
+enum class Load { all, flows };
+
+// Reads and checks every input (of PARTS) of the results directory DIR;
+// without NEED_FLOWS a missing flows.csv leaves the flows empty.
+RunInputs load_run(const std::string &dir, bool need_flows = true, Load parts = Load::all);
 
 struct ReportOptions {
 	Options analysis;
