@@ -18,6 +18,7 @@ FABRIC_PID=
 FABRIC_SOCK=
 FABRIC_LOG=
 FABRIC_TEL=
+FABRIC_TEL_HOST=
 FABRIC_T0=
 _fabric_nic=0
 _fabric_hosts=()
@@ -31,14 +32,16 @@ fabric_placement() { if fabric_on_host; then echo host; else echo vm; fi; }
 # fabric_request WORDS...: one request to the agent; prints the answer's
 # payload, fails (with the answer on stdout) unless it starts with "ok".
 fabric_request() {
-	local a=$FABRIC_AGENT
-	rm -f "$a/resp"
+	local a=$FABRIC_AGENT lines=()
+	# (builtins where possible: every process costs ~0.1-0.2 s under
+	# emulation; the previous answer is removed here, not after reading)
+	[ ! -e "$a/resp" ] || rm -f "$a/resp"
 	echo "$*" >"$a/req.tmp" && mv "$a/req.tmp" "$a/req"
 	wait_until 60 eval '[ -f "$a/resp" ]'
 	[ -f "$a/resp" ] || { echo "error: the fabric agent did not answer '$1'"; return 1; }
-	FABRIC_ANSWER=$(head -1 "$a/resp")
-	tail -n +2 "$a/resp"
-	rm -f "$a/resp"
+	mapfile -t lines <"$a/resp"
+	FABRIC_ANSWER=${lines[0]:-}
+	[ ${#lines[@]} -lt 2 ] || printf '%s\n' "${lines[@]:1}"
 	[[ $FABRIC_ANSWER == ok* ]]
 }
 
@@ -55,67 +58,145 @@ fabric_ns() {
 	fi
 }
 
-# fabric_nic_offloads NS IF: frames leave IF complete, as on a wire: a
-# checksum left to the NIC (veth's default) or a segmentation offload
-# super-frame would reach the fabric unfinished.
-fabric_nic_offloads() {
-	ip netns exec "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1 ||
-		ip netns exec "$1" ethtool -K "$2" tx off >/dev/null 2>&1 ||
-		die "ethtool -K $2 (in $1) failed: offloads must be off on fabric links"
-}
-
-# nic_by_mac MAC: the initial namespace's interface with MAC, if any
-nic_by_mac() {
-	ip -o link | awk -v m="$1" 'index($0, "link/ether " m) {
-		sub(":$", "", $2); sub("@.*", "", $2); print $2; exit }'
-}
-
-# fabric_nic K: name of the VM's fabric NIC K in the initial namespace,
-# waiting for it (a NIC returns there when the namespace that held it goes
-# away, which the kernel finishes in the background; at most 60 s)
-fabric_nic() {
-	local mac dev=
-	mac=$(printf '02:fa:00:00:00:%02x' "$1")
-	wait_until 60 eval 'dev=$(nic_by_mac "$mac"); [ -n "$dev" ]' || return 1
-	echo "$dev"
-}
-
 # fabric_host FABNS NAME IPV4 [MAC]: host NAME (a namespace) with eth0
 # (IPV4/24) on the fabric port that attaches "if:NAME", and rxe device
 # rxe_NAME. MAC applies in the VM placement only.
 fabric_host() {
-	local fab=$1 name=$2 ip=$3 mac=${4:-} dev
-	netns_add "$name"
-	ip netns exec "$name" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-		net.ipv6.conf.default.disable_ipv6=1
+	fabric_hosts "$1" "$2,$3${4:+,$4}"
+}
+
+# _fabric_find_nics MAC...: _FABRIC_DEVS = the initial namespace's
+# interfaces with those MACs, in order, from one listing; 1 if one is
+# missing (a NIC returns there when the namespace that held it goes away,
+# which the kernel finishes in the background)
+_fabric_find_nics() {
+	local -A by_mac=()
+	local line dev mac
+	while read -r line; do
+		[[ $line =~ ^[0-9]+:\ ([^:@]+)[^\ ]*:\ .*link/ether\ ([0-9a-f:]+) ]] || continue
+		by_mac[${BASH_REMATCH[2]}]=${BASH_REMATCH[1]}
+	done < <(ip -o link)
+	_FABRIC_DEVS=()
+	for mac; do
+		dev=${by_mac[$mac]:-}
+		[ -n "$dev" ] || return 1
+		_FABRIC_DEVS+=("$dev")
+	done
+}
+
+# fabric_hosts FABNS NAME,IPV4[,MAC]...: hosts as fabric_host makes each,
+# set up together, because a process costs ~0.1 s under emulation: one ip
+# batch makes every namespace and link, then each host configures itself
+# in one process tree (four hosts at a time). Every host gets a permanent
+# neighbour entry for every other host of the call, so no flow waits for
+# ARP. In the VM placement a host without MAC gets 02:fb:00:00:HH:LL.
+fabric_hosts() {
+	local fab=$1 spec name ip mac i j k b=$TMP/fabric_hosts rc=0
+	local names=() ips=() macs=() pids=()
+	shift
+	mkdir -p "$b"
+	for spec; do
+		IFS=, read -r name ip mac <<<"$spec"
+		if [ -z "$name" ] || [ -z "$ip" ]; then die "fabric_hosts: '$spec' is not NAME,IPV4[,MAC]"; fi
+		names+=("$name")
+		ips+=("$ip")
+		macs+=("${mac:-}")
+	done
 	if fabric_on_host; then
-		dev=$(fabric_nic $_fabric_nic) ||
-			die "no fabric NIC $_fabric_nic (vm-run --fabric-nics $(cat "$FABRIC_AGENT/ready"))"
-		ip link set "$dev" netns "$name" || die "move $dev to $name"
-		ip -n "$name" link set "$dev" name eth0 || die "rename $dev in $name"
-		ip -n "$name" addr add "$ip/24" dev eth0
-		ip -n "$name" link set eth0 up
-		echo "$name $_fabric_nic" >>"$FABRIC_AGENT/map"
-		_fabric_hosts+=("$name $_fabric_nic")
-		_fabric_nic=$((_fabric_nic + 1))
-		fabric_nic_offloads "$name" eth0
+		for i in "${!names[@]}"; do
+			printf -v 'macs[i]' '02:fa:00:00:00:%02x' $((_fabric_nic + i))
+		done
+		wait_until 60 _fabric_find_nics "${macs[@]}" ||
+			die "not every fabric NIC from $_fabric_nic on is there (vm-run --fabric-nics $(cat "$FABRIC_AGENT/ready"))"
 	else
-		veth_link "$name" eth0 "$ip/24" "$fab" "$name"
-		[ -n "$mac" ] && ip -n "$name" link set eth0 address "$mac"
-		fabric_nic_offloads "$name" eth0
-		fabric_nic_offloads "$fab" "$name"
+		for i in "${!names[@]}"; do
+			k=$((${#_netns[@]} + i + 1))
+			[ -n "${macs[i]}" ] ||
+				printf -v 'macs[i]' '02:fb:00:00:%02x:%02x' $((k / 256 % 256)) $((k % 256))
+		done
 	fi
-	# rxe keeps up to 64 packets per QP in the host's stack, and a packet
-	# the NIC's qdisc drops moves its QP to the error state: give the
-	# queue room for many QPs (the default, 1000, overflowed with 64
-	# flows of 16 x 64 KiB WRITEs)
-	ip -n "$name" link set eth0 txqueuelen 10000
-	rxe_add "$name" "rxe_$name" eth0
+	{
+		for i in "${!names[@]}"; do
+			echo "netns add ${names[i]}"
+			if fabric_on_host; then
+				echo "link set dev ${_FABRIC_DEVS[i]} netns ${names[i]} name eth0"
+			else
+				echo "link add eth0 netns ${names[i]} address ${macs[i]} type veth peer name ${names[i]} netns $fab"
+			fi
+		done
+	} >"$b/init"
+	ip -b "$b/init" || die "ip -b $b/init (namespaces and links of ${names[*]}) failed"
+	for i in "${!names[@]}"; do
+		_netns+=("${names[i]}")
+		if fabric_on_host; then
+			k=$((_fabric_nic + i))
+			echo "${names[i]} $k" >>"$FABRIC_AGENT/map"
+			_fabric_hosts+=("${names[i]} $k")
+		fi
+		# rxe keeps up to 64 packets per QP in the host's stack, and a
+		# packet the NIC's qdisc drops moves its QP to the error state:
+		# give the queue room for many QPs (the default, 1000, overflowed
+		# with 64 flows of 16 x 64 KiB WRITEs)
+		{
+			echo "link set lo up"
+			echo "addr add ${ips[i]}/24 dev eth0"
+			echo "link set eth0 txqueuelen 10000"
+			echo "link set eth0 up"
+			for j in "${!names[@]}"; do
+				[ "$j" = "$i" ] ||
+					echo "neigh replace ${ips[j]} lladdr ${macs[j]} dev eth0 nud permanent"
+			done
+		} >"$b/${names[i]}"
+	done
+	if fabric_on_host; then
+		_fabric_nic=$((_fabric_nic + ${#names[@]}))
+	fi
+	for i in "${!names[@]}"; do
+		# IPv6 off before eth0 comes up (no router solicitations or MLD
+		# reports on the fabric); frames leave eth0 complete, as on a
+		# wire (see fabric_nic_offloads)
+		ip netns exec "${names[i]}" bash -c '
+			echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6 &&
+			echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6 &&
+			ip -b "$1" || exit 1
+			ethtool -K eth0 tx off tso off gso off gro off >/dev/null 2>&1 ||
+				ethtool -K eth0 tx off >/dev/null 2>&1 ||
+				{ echo "ethtool -K eth0: offloads must be off on fabric links"; exit 1; }
+			rdma link add "rxe_$2" type rxe netdev eth0' _ "$b/${names[i]}" "${names[i]}" \
+			>"$b/${names[i]}.log" 2>&1 &
+		pids+=($!)
+		if [ ${#pids[@]} -ge 4 ]; then
+			wait "${pids[0]}" || rc=1
+			pids=("${pids[@]:1}")
+		fi
+	done
+	for i in "${!pids[@]}"; do wait "${pids[i]}" || rc=1; done
+	if [ "$rc" != 0 ]; then
+		for i in "${!names[@]}"; do sed "s/^/#   ${names[i]}: /" "$b/${names[i]}.log"; done
+		die "the set-up of hosts ${names[*]} failed"
+	fi
+	if ! fabric_on_host; then
+		for i in "${!names[@]}"; do echo "link set ${names[i]} up"; done >"$b/$fab"
+		ip netns exec "$fab" bash -c 'ip -b "$1" || exit 1; shift
+			for d; do
+				ethtool -K "$d" tx off tso off gso off gro off >/dev/null 2>&1 ||
+					ethtool -K "$d" tx off >/dev/null 2>&1 || { echo "ethtool -K $d failed"; exit 1; }
+			done' _ "$b/$fab" "${names[@]}" ||
+			die "the switch ends of ${names[*]} in $fab: offloads must be off on fabric links"
+	fi
+}
+
+# _usecs SECONDS.FRACTION: the time in microseconds (an integer)
+_usecs() {
+	local f=${1#*.}000000
+	[[ $1 == *.* ]] || f=000000
+	echo $((${1%.*} * 1000000 + 10#${f:0:6}))
 }
 
 # fabric_start NS TOPOLOGY TELEMETRY_DIR [ARGS...]: run rxecc-fabric (in NS,
 # or on the host) with a control socket; returns once it is forwarding,
-# with FABRIC_T0 = the wall-clock time of the fabric's time 0.
+# with FABRIC_T0 = the time of the fabric's time 0 on this machine's wall clock
+# (converted from the host's when the fabric runs there).
 fabric_start() {
 	local ns=$1 topo=$2 dir=$3
 	shift 3
@@ -124,14 +205,36 @@ fabric_start() {
 	mkdir -p "$dir"
 	if fabric_on_host; then
 		cp "$topo" "$FABRIC_AGENT/topology.txt"
-		rm -rf "$FABRIC_AGENT/telemetry"
+		# a directory in one of the VM's writable shares (vm-init:
+		# RXECC_OUT and RXECC_TOP, the same paths on the host) takes
+		# the telemetry directly; any other gets a copy of the
+		# agent's at the end
+		local shares=() sh
+		for sh in "${RXECC_OUT:-}" "$RXECC_TOP"; do
+			[ -z "$sh" ] || shares+=("$(cd "$sh" && pwd -P)/")
+		done
+		FABRIC_TEL_HOST=$(cd "$dir" && pwd -P)
+		case "$FABRIC_TEL_HOST/" in
+		"${shares[0]}"* | "${shares[1]:-${shares[0]}}"*) ;;
+		*)
+			FABRIC_TEL_HOST=$FABRIC_AGENT/telemetry
+			rm -rf "$FABRIC_TEL_HOST"
+			;;
+		esac
 		if ! fabric_request start "$FABRIC_AGENT/topology.txt" \
-			"$FABRIC_AGENT/telemetry" "$@" >"$FABRIC_LOG"; then
+			"$FABRIC_TEL_HOST" "$@" >"$FABRIC_LOG"; then
 			fail "rxecc-fabric did not start on the host: $FABRIC_ANSWER"
 			sed 's/^/#   fabric: /' "$FABRIC_LOG"
 			ksft_exit
 		fi
-		FABRIC_T0=${FABRIC_ANSWER#ok }
+		# the answer, "ok T0 NOW", is on the host's clock: T0 on the
+		# VM's is T0 + (the VM's time of reading it - NOW), off by the
+		# answer's latency (a tenth of a second), where the clocks
+		# themselves can be a second apart
+		local g=$EPOCHREALTIME t0 now us
+		read -r _ t0 now <<<"$FABRIC_ANSWER"
+		us=$(($(_usecs "$t0") + $(_usecs "$g") - $(_usecs "${now:-$t0}")))
+		printf -v FABRIC_T0 '%d.%06d' $((us / 1000000)) $((us % 1000000))
 		FABRIC_PID=agent
 		return 0
 	fi
@@ -174,7 +277,8 @@ fabric_stop() {
 	[ -n "$FABRIC_PID" ] || return 0
 	if [ "$FABRIC_PID" = agent ]; then
 		fabric_request stop >"$FABRIC_LOG" || rc=1
-		cp -r "$FABRIC_AGENT/telemetry/." "$FABRIC_TEL/" 2>/dev/null
+		[ "$FABRIC_TEL_HOST" -ef "$FABRIC_TEL" ] ||
+			cp -r "$FABRIC_TEL_HOST/." "$FABRIC_TEL/" 2>/dev/null
 	else
 		kill -TERM "$FABRIC_PID" 2>/dev/null
 		wait "$FABRIC_PID" || rc=$?
