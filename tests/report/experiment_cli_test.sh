@@ -50,6 +50,28 @@ grep -q '^fv v x 0s duration=9s' "$TMP/v/schedule.txt" || fail "victim flow"
 [ "$(awk '$1 ~ /^f[0-9]$/ { print $4, $5 }' "$TMP/v/schedule.txt" | sort -u)" = "3.000s duration=3.000s" ] ||
 	fail "victim incast: $(cat "$TMP/v/schedule.txt")"
 
+# poisson: every flow of the generator's schedule, sized, in flows.txt and
+# the schedule; the same seed gives the same flows; its options are its own
+"$EXP" --prepare-only -o "$TMP/p" --duration 3 poisson 2>"$TMP/err" || fail "poisson rejected: $(cat "$TMP/err")"
+[ ! -s "$TMP/err" ] || fail "poisson warned: $(cat "$TMP/err")"
+"$RXECC_BIN/rxecc-traffic" gen poisson --src h1,h2,h3,h4 --dst r --cdf fb_hadoop --load 0.5 \
+	--rate 100M --duration 3s --seed 1 -o "$TMP/p.gen" >/dev/null || fail "gen poisson"
+n=$(grep -c '^p[0-9]' "$TMP/p.gen")
+[ "$n" -gt 20 ] || fail "poisson: only $n flows generated"
+[ "$(wc -l <"$TMP/p/flows.txt")" = "$n" ] || fail "poisson: $(wc -l <"$TMP/p/flows.txt") flows, not $n"
+[ "$(grep -c '^p[0-9]* h[1-4] r [0-9.]*s size=[0-9]*$' "$TMP/p/schedule.txt")" = "$n" ] ||
+	fail "poisson schedule: $(head -5 "$TMP/p/schedule.txt")"
+[ "$(awk '{ print $2, $3, $5 }' "$TMP/p/flows.txt")" = \
+	"$(awk '/^p[0-9]/ { sub(/^size=/, "", $5); sub(/B$/, "", $5); print $2, $3, "bytes=" $5 }' "$TMP/p.gen")" ] ||
+	fail "poisson: flows.txt does not hold the generator's sources and sizes"
+"$EXP" --prepare-only -o "$TMP/p2" --duration 3 --seed 2 poisson >/dev/null || fail "--seed 2 rejected"
+cmp -s "$TMP/p/flows.txt" "$TMP/p2/flows.txt" && fail "poisson: --seed changes nothing"
+"$EXP" --prepare-only -o "$TMP/x" --cdf nope poisson 2>"$TMP/err" && fail "--cdf nope accepted"
+grep -q "refused --cdf 'nope'" "$TMP/err" || fail "--cdf nope: $(cat "$TMP/err")"
+[ ! -e "$TMP/x" ] || fail "a rejected poisson created its results directory"
+"$EXP" --prepare-only -o "$TMP/x" --load 0.3 incast 2>/dev/null && fail "--load accepted for incast"
+"$EXP" --prepare-only -o "$TMP/x" --gen perftest poisson 2>/dev/null && fail "poisson on perftest accepted"
+
 # scripts/eval: a bad list line is rejected before build/eval is touched
 printf 'ok incast none\nbad incast none -o x\n' >"$TMP/list"
 RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted -o"
