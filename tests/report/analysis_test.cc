@@ -201,3 +201,35 @@ TEST(Analyse, Inconsistencies)
 		             "R/fabric/ports.csv: no rows for port s0.h9 (ingress of flow f1)");
 	}
 }
+
+TEST(FlowRatePoints, GeneratorBinsSummedIntoTheReportsBins)
+{
+	std::vector<TrafficBin> bins;
+	for (std::uint64_t i = 0; i < 10; ++i)
+		bins.push_back({"f", i * 1000000, 1000});
+	bins.push_back({"g", 0, 999999}); // another flow's
+	// 10 ms: one bin, 10000 bytes in 10 ms = 8 Mbit/s, at 5 ms (+ offset)
+	auto p = flow_rate_points(bins, "f", 1000000, 10000000, 2000000000);
+	ASSERT_EQ(p.size(), 1u);
+	EXPECT_DOUBLE_EQ(p[0].first, 2.005);
+	EXPECT_DOUBLE_EQ(p[0].second, 8.0);
+	// the generator's own width, and a width below it: one point per bin
+	for (std::uint64_t w : {1000000ull, 1000ull}) {
+		p = flow_rate_points(bins, "f", 1000000, w, 0);
+		ASSERT_EQ(p.size(), 10u) << w;
+		EXPECT_DOUBLE_EQ(p[9].first, 0.0095);
+		EXPECT_DOUBLE_EQ(p[9].second, 8.0);
+	}
+	// 2.4 ms rounds to 2 generator bins: 5 points of 2000 bytes per 2 ms
+	p = flow_rate_points(bins, "f", 1000000, 2400000, 0);
+	ASSERT_EQ(p.size(), 5u);
+	EXPECT_DOUBLE_EQ(p[0].second, 8.0);
+	// out of order input, a gap: time order, the empty bin absent
+	std::vector<TrafficBin> b2 = {{"f", 30000000, 500}, {"f", 0, 250}};
+	p = flow_rate_points(b2, "f", 1000000, 10000000, 0);
+	ASSERT_EQ(p.size(), 2u);
+	EXPECT_DOUBLE_EQ(p[0].first, 0.005);
+	EXPECT_DOUBLE_EQ(p[0].second, 0.2);
+	EXPECT_DOUBLE_EQ(p[1].first, 0.035);
+	EXPECT_TRUE(flow_rate_points(bins, "none", 1000000, 10000000, 0).empty());
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "error.h"
 #include "stats.h"
@@ -261,16 +262,9 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 			break;
 		FlowRateSeries fr;
 		fr.flow = f->flow;
-		for (const TrafficBin &b : h->bins)
-			if (b.flow == f->flow)
-				fr.points.emplace_back(
-					(static_cast<double>(b.start_ns) +
-				         static_cast<double>(h->clock.bin_ns) / 2 +
-				         static_cast<double>(al.offset_ns)) /
-						1e9,
-					static_cast<double>(b.bytes) * 8e3 /
-						static_cast<double>(h->clock.bin_ns));
-		std::sort(fr.points.begin(), fr.points.end());
+		fr.points = flow_rate_points(h->bins, f->flow, h->clock.bin_ns,
+		                             static_cast<std::uint64_t>(opt.bin_us * 1e3),
+		                             al.offset_ns);
 		for (const MonitorFile &m : in.monitors)
 			if (m.host == f->src)
 				fr.cc = cc_series(*f, m, h->clock, al);
@@ -281,6 +275,29 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 }
 
 } // namespace
+
+std::vector<std::pair<double, double>> flow_rate_points(const std::vector<TrafficBin> &bins,
+                                                        const std::string &flow,
+                                                        std::uint64_t bin_ns,
+                                                        std::uint64_t width_ns,
+                                                        std::int64_t offset_ns)
+{
+	std::vector<std::pair<double, double>> out;
+	if (!bin_ns)
+		return out;
+	std::uint64_t k = (width_ns + bin_ns / 2) / bin_ns;
+	const std::uint64_t w = std::max<std::uint64_t>(k, 1) * bin_ns;
+	std::map<std::uint64_t, std::uint64_t> sum; // bin of width w -> bytes
+	for (const TrafficBin &b : bins)
+		if (b.flow == flow)
+			sum[b.start_ns / w] += b.bytes;
+	for (const auto &[i, bytes] : sum)
+		out.emplace_back((static_cast<double>(i * w) + static_cast<double>(w) / 2 +
+		                  static_cast<double>(offset_ns)) /
+		                         1e9,
+		                 static_cast<double>(bytes) * 8e3 / static_cast<double>(w));
+	return out;
+}
 
 Analysis analyse(const RunInputs &in, const Options &opt)
 {

@@ -126,6 +126,17 @@ struct Analysis {
 // Error for inconsistent inputs (unknown ports, victim, empty window...).
 Analysis analyse(const RunInputs &in, const Options &opt);
 
+// The rate of FLOW from the generator's BINS (each BIN_NS wide), summed
+// into bins of WIDTH_NS rounded to a whole number of BIN_NS (at least one):
+// (mid-point in s of fabric time = generator time + OFFSET_NS, Mbit/s),
+// in time order. Messages of 64 KB at 100 Mbit/s take 5 ms: 1 ms bins show
+// them as spikes, not as a rate.
+std::vector<std::pair<double, double>> flow_rate_points(const std::vector<TrafficBin> &bins,
+                                                        const std::string &flow,
+                                                        std::uint64_t bin_ns,
+                                                        std::uint64_t width_ns,
+                                                        std::int64_t offset_ns);
+
 // Data periods of the flows of IN and the window they give in MODE (the
 // "window" subcommand and the default window).
 std::vector<FlowData> flow_data_periods(const RunInputs &in);
