@@ -233,3 +233,19 @@ TEST(FlowRatePoints, GeneratorBinsSummedIntoTheReportsBins)
 	EXPECT_DOUBLE_EQ(p[1].first, 0.035);
 	EXPECT_TRUE(flow_rate_points(bins, "none", 1000000, 10000000, 0).empty());
 }
+
+TEST(FlowPlotBin, FourMessagesOrTheReportsBin)
+{
+	TrafficFlow f;
+	EXPECT_EQ(flow_plot_bin_ns(f, 10000000), 10000000u); // no times, no messages
+	f.start_ns = 1000000000;
+	f.complete_ns = 9000000000; // 8 s
+	f.msgs = 400;               // one message every 20 ms
+	EXPECT_EQ(flow_plot_bin_ns(f, 10000000), 80000000u);
+	EXPECT_EQ(flow_plot_bin_ns(f, 100000000), 100000000u);
+	f.msgs = 0;
+	EXPECT_EQ(flow_plot_bin_ns(f, 10000000), 10000000u);
+	f.msgs = 400;
+	f.complete_ns = f.start_ns; // nothing moved in no time
+	EXPECT_EQ(flow_plot_bin_ns(f, 10000000), 10000000u);
+}

@@ -262,9 +262,10 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 			break;
 		FlowRateSeries fr;
 		fr.flow = f->flow;
-		fr.points = flow_rate_points(h->bins, f->flow, h->clock.bin_ns,
-		                             static_cast<std::uint64_t>(opt.bin_us * 1e3),
-		                             al.offset_ns);
+		const std::uint64_t w =
+			flow_plot_bin_ns(*f, static_cast<std::uint64_t>(opt.bin_us * 1e3));
+		fr.points = flow_rate_points(h->bins, f->flow, h->clock.bin_ns, w, al.offset_ns);
+		fr.bin_s = static_cast<double>(std::max(w, h->clock.bin_ns)) / 1e9;
 		for (const MonitorFile &m : in.monitors)
 			if (m.host == f->src)
 				fr.cc = cc_series(*f, m, h->clock, al);
@@ -275,6 +276,13 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 }
 
 } // namespace
+
+std::uint64_t flow_plot_bin_ns(const TrafficFlow &f, std::uint64_t width_ns)
+{
+	if (!f.msgs || !*f.msgs || !f.start_ns || !f.complete_ns || *f.complete_ns <= *f.start_ns)
+		return width_ns;
+	return std::max(width_ns, 4 * (*f.complete_ns - *f.start_ns) / *f.msgs);
+}
 
 std::vector<std::pair<double, double>> flow_rate_points(const std::vector<TrafficBin> &bins,
                                                         const std::string &flow,

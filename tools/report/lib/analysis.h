@@ -98,6 +98,7 @@ struct QueuePoint {
 
 struct FlowRateSeries { // generator bins of one flow, fabric time
 	std::string flow;
+	double bin_s = 0;                              // width of its bins
 	std::vector<std::pair<double, double>> points; // (s, Mbit/s)
 	std::vector<CcPoint> cc;
 };
@@ -136,6 +137,12 @@ std::vector<std::pair<double, double>> flow_rate_points(const std::vector<Traffi
                                                         std::uint64_t bin_ns,
                                                         std::uint64_t width_ns,
                                                         std::int64_t offset_ns);
+
+// The width of the bins a flow's rate is plotted in: WIDTH_NS, or four of
+// its messages' mean interval if that is longer (the generator counts a
+// message's bytes when it completes: bins holding one message or none show
+// spikes, not a rate). 0 messages or no times: WIDTH_NS.
+std::uint64_t flow_plot_bin_ns(const TrafficFlow &f, std::uint64_t width_ns);
 
 // Data periods of the flows of IN and the window they give in MODE (the
 // "window" subcommand and the default window).
