@@ -3,6 +3,13 @@
 //
 //   rxecc-qptest [--tclass N] [--size SIZE] [--depth N] [--count N]
 //                SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX
+//   rxecc-qptest --churn N [--tclass N] [--size SIZE]
+//                SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX
+//
+// --churn N: N cycles of create, connect (RESET to RTS on both sides), one
+// RDMA WRITE of SIZE waited for, destroy, on the same PD, CQ and MR; prints
+// "churn I" every 1000 cycles and "churned N" at the end (a failed verbs
+// call or a WRITE not completed within 10 s: exit 1).
 //
 // Connects an RC QP on SRC_DEV to one on DST_DEV (port 1, RoCE GIDs) and
 // keeps DEPTH RDMA WRITEs of SIZE bytes (1 to 16MiB; 65536, 64KiB: the
@@ -54,7 +61,7 @@ void on_stop(int /*sig*/)
 	std::fprintf(stderr,
 	             "rxecc-qptest: %s\n"
 	             "usage: rxecc-qptest [--tclass N] [--size SIZE] [--depth N] "
-	             "[--count N] SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n",
+	             "[--count N | --churn N] SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n",
 	             msg.c_str());
 	std::exit(2);
 }
@@ -139,6 +146,10 @@ void setup(Side &s, size_t size, unsigned depth)
 	                  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	if (!s.mr)
 		fatal(s.name + ": ibv_reg_mr", errno);
+}
+
+void create_qp(Side &s, unsigned depth)
+{
 	ibv_qp_init_attr ia{};
 	ia.send_cq = s.cq;
 	ia.recv_cq = s.cq;
@@ -219,6 +230,66 @@ void post_write(Side &src, const Side &dst)
 		fatal(src.name + ": ibv_post_send", err);
 }
 
+void teardown(Side &s);
+
+// Waits up to 10 s for one completion on S's CQ; it must be a success.
+void wait_one(Side &s)
+{
+	timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	const timespec nap{0, 100000};
+	for (;;) {
+		ibv_wc wc;
+		const int n = ibv_poll_cq(s.cq, 1, &wc);
+		if (n < 0)
+			fatal(s.name + ": ibv_poll_cq", EIO);
+		if (n == 1) {
+			if (wc.status != IBV_WC_SUCCESS) {
+				std::fprintf(stderr, "rxecc-qptest: %s: completion error: %s\n",
+				             s.name.c_str(), ibv_wc_status_str(wc.status));
+				std::exit(1);
+			}
+			return;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec > 10) {
+			std::fprintf(stderr, "rxecc-qptest: %s: no completion within 10 s\n",
+			             s.name.c_str());
+			std::exit(1);
+		}
+		nanosleep(&nap, nullptr);
+	}
+}
+
+// N cycles of create, connect, one WRITE, destroy (the head of the file).
+int churn(Side &src, Side &dst, unsigned long n, uint8_t tclass)
+{
+	for (unsigned long i = 1; i <= n && !g_stop; i++) {
+		create_qp(src, 1);
+		create_qp(dst, 1);
+		connect(src, dst, tclass);
+		connect(dst, src, tclass);
+		post_write(src, dst);
+		wait_one(src);
+		if (ibv_destroy_qp(src.qp))
+			fatal(src.name + ": ibv_destroy_qp", errno);
+		if (ibv_destroy_qp(dst.qp))
+			fatal(dst.name + ": ibv_destroy_qp", errno);
+		src.qp = dst.qp = nullptr;
+		if (i % 1000 == 0) {
+			std::printf("churn %lu\n", i);
+			std::fflush(stdout);
+		}
+		if (i == n) {
+			std::printf("churned %lu\n", n);
+			std::fflush(stdout);
+		}
+	}
+	teardown(src);
+	teardown(dst);
+	return g_stop ? 1 : 0;
+}
+
 void teardown(Side &s)
 {
 	if (s.qp)
@@ -237,16 +308,18 @@ void teardown(Side &s)
 
 int main(int argc, char **argv)
 {
-	unsigned long tclass = 0, size = 65536, depth = 16, count = 0;
+	unsigned long tclass = 0, size = 65536, depth = 16, count = 0, nchurn = 0;
 	std::vector<const char *> pos;
 	for (int i = 1; i < argc; i++) {
 		const std::string a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
 		if (a == "-h" || a == "--help") {
 			std::printf("usage: rxecc-qptest [--tclass N] [--size SIZE] [--depth N] "
-			            "[--count N] SRC_DEV SRC_GID_INDEX DST_DEV DST_GID_INDEX\n"
+			            "[--count N | --churn N] SRC_DEV SRC_GID_INDEX DST_DEV "
+			            "DST_GID_INDEX\n"
 			            "RDMA WRITEs over an RC QP pair between two local devices; "
-			            "SIGUSR1 moves the sender to ERR,\nSIGTERM ends it "
+			            "SIGUSR1 moves the sender to ERR,\nSIGTERM ends it; --churn N: "
+			            "N cycles of create, connect, one WRITE, destroy\n"
 			            "(see the head of tools/qptest/qptest.cc).\n");
 			return 0;
 		} else if (a == "--tclass") {
@@ -267,6 +340,9 @@ int main(int argc, char **argv)
 			i++;
 		} else if (a == "--count") {
 			count = parse_num("--count", v, 1, 1UL << 30);
+			i++;
+		} else if (a == "--churn") {
+			nchurn = parse_num("--churn", v, 1, 10000000);
 			i++;
 		} else if (!a.empty() && a[0] == '-') {
 			usage_error("unknown option '" + a + "'");
@@ -295,6 +371,13 @@ int main(int argc, char **argv)
 
 	setup(src, size, static_cast<unsigned>(depth));
 	setup(dst, size, static_cast<unsigned>(depth));
+	if (nchurn) {
+		if (count)
+			usage_error("--churn and --count exclude each other");
+		return churn(src, dst, nchurn, static_cast<uint8_t>(tclass));
+	}
+	create_qp(src, static_cast<unsigned>(depth));
+	create_qp(dst, static_cast<unsigned>(depth));
 	connect(src, dst, static_cast<uint8_t>(tclass));
 	connect(dst, src, static_cast<uint8_t>(tclass));
 	std::printf("qpn %u %u\n", src.qp->qp_num, dst.qp->qp_num);
