@@ -1,8 +1,12 @@
 #!/bin/bash
-# Tear hosts down under active QPs: delete a netdev, and delete a namespace,
-# while ib_write_bw runs across it. Nothing may crash or warn, the client's
-# QP must fail (its peer is gone), the rxe devices must go away once the
-# processes that hold them have exited, and the module must unload.
+# Tear hosts down under active QPs whose congestion control has timers
+# armed: delete a netdev under a QP the pacer holds (fixed, 20 Mbit/s),
+# delete a namespace under DCQCN QPs taking CNPs (every packet arriving
+# marked CE), and delete an rxe device (rdma link delete) under a paced QP,
+# while ib_write_bw runs across them. Nothing may crash or warn, the
+# client's QP must fail (its peer is gone), the rxe devices must go away
+# once the processes that hold them have exited, and the module must
+# unload.
 #
 # rxe, like upstream, cannot take a device away from a process that has it
 # open (it has no disassociate_ucontext): unregistering the netdev waits
@@ -86,7 +90,11 @@ veth_link td_a va 10.3.0.1/24 td_b vb 10.3.0.2/24
 rxe_add td_a rxe_a va
 rxe_add td_b rxe_b vb
 wait_gid rxe_a 10.3.0.1 && wait_gid rxe_b 10.3.0.2 || ksft_exit
+rxecc dev set rxe_a algo fixed rate_kbps 20000 line_rate 1G >/dev/null ||
+	die "rxecc dev set rxe_a algo fixed"
 if start_traffic del_link td_b rxe_b 10.3.0.2 td_a rxe_a 10.3.0.1 18700; then
+	check "the pacer holds the client's QP (fixed, 20 Mbit/s)" \
+		wait_until 10 eval '[ "$(hw_counter rxe_a cc_pacer_waits)" -gt 0 ]'
 	# the deletion returns once both rxe devices have let go of va and vb
 	ip -n td_b link del vb &
 	del_pid=$!
@@ -110,7 +118,20 @@ veth_link td_a vc 10.3.1.1/24 td_c vd 10.3.1.2/24
 rxe_add td_a rxe_c vc
 rxe_add td_c rxe_d vd
 wait_gid rxe_c 10.3.1.1 && wait_gid rxe_d 10.3.1.2 || ksft_exit
+mapfile -t cnp_args < <(cnp_class_args dcqcn)
+for d in rxe_c rxe_d; do
+	rxecc dev set "$d" algo dcqcn line_rate 1G "${cnp_args[@]}" >/dev/null ||
+		die "rxecc dev set $d algo dcqcn"
+done
+# RoCEv2 (UDP 4791) arriving at vd leaves tc marked CE, its IP checksum fixed
+ip netns exec td_c tc qdisc add dev vd ingress &&
+	ip netns exec td_c tc filter add dev vd ingress protocol ip u32 \
+		match ip protocol 17 0xff match ip dport 4791 0xffff \
+		action pedit ex munge ip dsfield set 3 retain 3 pipe action csum ip ||
+	die "tc pedit on vd"
 if start_traffic del_ns td_c rxe_d 10.3.1.2 td_a rxe_c 10.3.1.1 18701; then
+	check "the DCQCN client takes CNPs" \
+		wait_until 10 eval '[ "$(hw_counter rxe_c cc_cnp_rcvd)" -gt 0 ]'
 	ip netns del td_c || fail "ip netns del td_c"
 	_netns=(td_a td_b)
 	log "deleted namespace td_c under traffic"
@@ -122,6 +143,33 @@ if start_traffic del_ns td_c rxe_d 10.3.1.2 td_a rxe_c 10.3.1.1 18701; then
 	check "rxe_d unregistered with its namespace" wait_gone rxe_d 120
 	check "rxe_c unregistered with its peer link" wait_gone rxe_c 60
 fi
+
+# 3. the rxe device itself is deleted under a QP the pacer holds; the
+# deletion waits for the processes that have it open, which the test ends
+veth_link td_a vx 10.3.2.1/24 td_b vy 10.3.2.2/24
+rxe_add td_a rxe_e vx
+rxe_add td_b rxe_f vy
+wait_gid rxe_e 10.3.2.1 && wait_gid rxe_f 10.3.2.2 || ksft_exit
+rxecc dev set rxe_e algo fixed rate_kbps 20000 line_rate 1G >/dev/null ||
+	die "rxecc dev set rxe_e algo fixed"
+if start_traffic del_rxe td_b rxe_f 10.3.2.2 td_a rxe_e 10.3.2.1 18702; then
+	w0=$(hw_counter rxe_e cc_pacer_waits)
+	check "the pacer holds the client's QP" \
+		wait_until 10 eval '[ "$(hw_counter rxe_e cc_pacer_waits)" -gt "$w0" ]'
+	rdma link delete rxe_e &
+	del_pid=$!
+	log "rdma link delete rxe_e under traffic"
+	nap 1
+	stop_traffic
+	if wait_pid "$del_pid" 60; then
+		wait "$del_pid"
+		check "rdma link delete rxe_e completes once its users have exited" [ $? = 0 ]
+	else
+		fail "rdma link delete rxe_e still waits 60 s after the traffic ended"
+	fi
+	check "rxe_e unregistered" wait_gone rxe_e 60
+fi
+stop_traffic
 
 cleanup
 check "rmmod after teardown" rxe_unload
