@@ -284,11 +284,9 @@ std::uint64_t flow_plot_bin_ns(const TrafficFlow &f, std::uint64_t width_ns)
 	return std::max(width_ns, 4 * (*f.complete_ns - *f.start_ns) / *f.msgs);
 }
 
-std::vector<std::pair<double, double>> flow_rate_points(const std::vector<TrafficBin> &bins,
-                                                        const std::string &flow,
-                                                        std::uint64_t bin_ns,
-                                                        std::uint64_t width_ns,
-                                                        std::int64_t offset_ns)
+std::vector<std::pair<double, double>>
+flow_rate_points(const std::vector<TrafficBin> &bins, const std::string &flow, std::uint64_t bin_ns,
+                 std::uint64_t width_ns, std::int64_t offset_ns)
 {
 	std::vector<std::pair<double, double>> out;
 	if (!bin_ns)

@@ -132,11 +132,9 @@ Analysis analyse(const RunInputs &in, const Options &opt);
 // (mid-point in s of fabric time = generator time + OFFSET_NS, Mbit/s),
 // in time order. Messages of 64 KB at 100 Mbit/s take 5 ms: 1 ms bins show
 // them as spikes, not as a rate.
-std::vector<std::pair<double, double>> flow_rate_points(const std::vector<TrafficBin> &bins,
-                                                        const std::string &flow,
-                                                        std::uint64_t bin_ns,
-                                                        std::uint64_t width_ns,
-                                                        std::int64_t offset_ns);
+std::vector<std::pair<double, double>>
+flow_rate_points(const std::vector<TrafficBin> &bins, const std::string &flow, std::uint64_t bin_ns,
+                 std::uint64_t width_ns, std::int64_t offset_ns);
 
 // The width of the bins a flow's rate is plotted in: WIDTH_NS, or four of
 // its messages' mean interval if that is longer (the generator counts a

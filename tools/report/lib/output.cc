@@ -289,7 +289,8 @@ std::string flows_gp(const PlotContext &c, const Analysis &a, const std::vector<
 			hi = lo + 0.001;
 		g += strf("set xrange [%.6f:%.6f]\n", lo, hi);
 		g += "unset y2tics\nunset y2label\nset ytics mirror\nset yrange [0:*]\n";
-		g += "set title " + dq(strf("flow %s (%.0f ms bins)", f.flow.c_str(), f.bin_s * 1e3)) +
+		g += "set title " +
+		     dq(strf("flow %s (%.0f ms bins)", f.flow.c_str(), f.bin_s * 1e3)) +
 		     "\nset ylabel \"Mbit/s\"\n";
 		g += strf("plot %s index %zu using 1:2 with histeps lw 1.5 lc rgb \"black\" title "
 		          "\"goodput\"",
