@@ -186,13 +186,6 @@ fabric_hosts() {
 	fi
 }
 
-# _usecs SECONDS.FRACTION: the time in microseconds (an integer)
-_usecs() {
-	local f=${1#*.}000000
-	[[ $1 == *.* ]] || f=000000
-	echo $((${1%.*} * 1000000 + 10#${f:0:6}))
-}
-
 # fabric_start NS TOPOLOGY TELEMETRY_DIR [ARGS...]: run rxecc-fabric (in NS,
 # or on the host) with a control socket; returns once it is forwarding,
 # with FABRIC_T0 = the time of the fabric's time 0 on this machine's wall clock
@@ -227,14 +220,11 @@ fabric_start() {
 			sed 's/^/#   fabric: /' "$FABRIC_LOG"
 			ksft_exit
 		fi
-		# the answer, "ok T0 NOW", is on the host's clock: T0 on the
-		# VM's is T0 + (the VM's time of reading it - NOW), off by the
-		# answer's latency (a tenth of a second), where the clocks
-		# themselves can be a second apart
-		local g=$EPOCHREALTIME t0 now us
-		read -r _ t0 now <<<"$FABRIC_ANSWER"
-		us=$(($(_usecs "$t0") + $(_usecs "$g") - $(_usecs "${now:-$t0}")))
-		printf -v FABRIC_T0 '%d.%06d' $((us / 1000000)) $((us % 1000000))
+		# the agent answers as soon as the fabric is ready, with T0 on
+		# the host's clock, which can be a second or two from the
+		# VM's: T0 on the VM's clock is when the answer arrived (off
+		# by its latency, a tenth of a second)
+		FABRIC_T0=$EPOCHREALTIME
 		FABRIC_PID=agent
 		return 0
 	fi
