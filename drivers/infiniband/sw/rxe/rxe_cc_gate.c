@@ -271,8 +271,8 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		spin_unlock_bh(&cc->lock);
 		return;
 	}
-	if (cc->pacer_fresh) {
-		cc->pacer_fresh = false;
+	if (READ_ONCE(cc->pacer_fresh)) {
+		WRITE_ONCE(cc->pacer_fresh, false);
 		WRITE_ONCE(cc->pacer.bytes, 0);
 	}
 	if (ops->on_send)

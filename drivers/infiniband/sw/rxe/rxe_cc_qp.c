@@ -384,7 +384,7 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	cc->resp_wait = false;
 	cc->paused = false;
 	cc->held = false;
-	cc->pacer_fresh = false;
+	WRITE_ONCE(cc->pacer_fresh, false);
 	WRITE_ONCE(cc->ackreq, false);
 	WRITE_ONCE(cc->ack_every, 0);
 	WRITE_ONCE(cc->ect, false);

@@ -54,7 +54,8 @@ struct rxe_cc_qp_stats {
  * @held: the gate held the QP since its last data packet
  * @range_ns: how late the timer of the gate's last hold may fire
  * @pacer_fresh: packets went out unaccounted (rxe_cc_sent_slow()): the
- *	pacer's next packet starts its schedule afresh
+ *	pacer's next packet starts its schedule afresh; set without @lock
+ *	(READ_ONCE/WRITE_ONCE everywhere)
  * @ctx: the algorithm's context (ops, cfg, priv, out); ops NULL = none
  * @params: the parameter set in force (ops->n_params values)
  * @link: what the algorithm was told about the link
