@@ -50,6 +50,9 @@ constexpr std::uint64_t kMsgMask = (1ULL << kQpShift) - 1;
 constexpr std::int64_t kRetryNs = 200000000;      // between connection attempts
 constexpr int kResolveMs = 2000;                  // rdma_resolve_addr/route
 constexpr std::int64_t kFinalizeGapNs = 20000000; // finalize flows only this far from a start
+constexpr std::int64_t kSpinSleepNs = 10000000;   // a start's wait sleeps until this before it,
+constexpr std::int64_t kSpinQuietNs = 3000000;    // handles events until this before it
+constexpr std::int64_t kSpinTightNs = 1000000;    // and only reads the clock in the last part
 constexpr unsigned kSmallMsg = 4096;              // --messages auto logs flows up to this
 
 // rdma_cm private data (network byte order)
@@ -199,6 +202,7 @@ private:
 	void reject(rdma_cm_id *id, RejCode code);
 	void handle_cq_events();
 	void poll_flow(Flow &f);
+	bool service(int timeout_ms);
 	void post_more(Flow &f, std::int64_t rel, std::uint64_t cap = UINT64_MAX);
 	void post_recvs(Flow &f, Conn &c);
 	bool start_flow(Flow &f, std::uint64_t first_wrs);
@@ -1065,6 +1069,62 @@ bool Host::all_done() const
 	return true;
 }
 
+// One round of event handling: the rdma_cm channel, completion events,
+// the start timer and the launcher's pipe (epoll_wait up to timeout_ms),
+// then a bounded batch of completions from each CQ that has some. False
+// when the loop must end (epoll failed: every flow is stopped).
+bool Host::service(int timeout_ms)
+{
+	epoll_event evs[16];
+	const int n = epoll_wait(epfd_, evs, 16, timeout_ms);
+	const std::int64_t tc = mono_ns();
+	if (n < 0 && errno != EINTR) {
+		log(std::string("epoll_wait: ") + std::strerror(errno));
+		stop_all("internal_error");
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		switch (evs[i].data.u32) {
+		case kTagCm: {
+			const std::int64_t t = mono_ns();
+			handle_cm();
+			if (phase_ == Phase::kRunning)
+				longest_.cm = std::max(longest_.cm, mono_ns() - t);
+			break;
+		}
+		case kTagComp: handle_cq_events(); break;
+		case kTagTimer: {
+			std::uint64_t x;
+			ssize_t r = read(tfd_, &x, sizeof(x));
+			(void)r;
+			if (timer_at_)
+				timer_late_.push_back(tc - timer_at_);
+			timer_at_ = 0;
+			break;
+		}
+		case kTagCoord:
+			if (!coord_.on_readable() && phase_ != Phase::kDone) {
+				log("the launcher is gone");
+				stop_all("launcher_gone");
+			}
+			break;
+		default: break;
+		}
+	}
+	// completions, a bounded batch per CQ per round
+	std::vector<Flow *> work;
+	work.swap(dirty_);
+	const std::int64_t tw = mono_ns();
+	for (Flow *f : work) {
+		poll_flow(*f);
+		if (f->dirty)
+			dirty_.push_back(f);
+	}
+	if (phase_ == Phase::kRunning)
+		longest_.completions = std::max(longest_.completions, mono_ns() - tw);
+	return true;
+}
+
 int Host::run()
 {
 	proc_start_ = mono_ns();
@@ -1109,7 +1169,6 @@ int Host::run()
 	deadline_rel = cfg_.deadline_ns ? static_cast<std::int64_t>(*cfg_.deadline_ns)
 	                                : deadline_rel + 120000000000LL;
 
-	epoll_event evs[16];
 	for (;;) {
 		std::int64_t now = mono_ns();
 		if (g_signal && phase_ != Phase::kDone) {
@@ -1180,22 +1239,47 @@ int Host::run()
 			       starts_[next_start_]->start_abs - now <=
 			               static_cast<std::int64_t>(cfg_.spin_ns)) {
 				const std::int64_t due = starts_[next_start_]->start_abs;
-				// Until 1 ms before, yield at every reading: other
-				// hosts' processes may wait for their own starts at the
-				// same real-time priority, and one that spins without
-				// yielding keeps its CPU from them. `gap` is the longest
-				// time between two readings: when this process did not
-				// run (its CPU was taken, or the emulated CPU itself was
-				// not running). A yield can take hundreds of us
-				// under emulation: the last millisecond is spun.
+				// Until 3 ms before, handle events (completions of the
+				// flows already running: their times, their next
+				// messages), sleeping up to 1 ms for them until 10 ms
+				// before (a wake-up can be ms late) and yielding at
+				// every reading after that. A SCHED_FIFO process that
+				// only read the clock kept its CPU from every ordinary
+				// thread, rxe's workers and softirq threads among them,
+				// for the whole --spin: the packets of its own flows
+				// and of the other hosts on that CPU waited, and so did
+				// its completions (the first of 40 flows 5 ms apart
+				// took 194 ms). The last 3 ms leave out events (a round
+				// of completions can take milliseconds) and the last
+				// 1 ms the yields, which let other hosts' processes
+				// waiting at the same priority run. `gap` is the longest
+				// time between two readings, this process's own work
+				// left out: when it did not run (its CPU was taken, or
+				// the emulated CPU itself was not running). A yield can
+				// take hundreds of us under emulation: the last
+				// millisecond is spun.
 				const std::int64_t spin0 = mono_ns();
 				std::int64_t gap = 0;
+				bool stop = false;
 				for (std::int64_t t = spin0, prev = spin0; t < due;
 				     prev = t, t = mono_ns()) {
 					gap = std::max(gap, t - prev);
-					if (due - t > 1000000)
+					if (due - t > kSpinQuietNs) {
+						// a 1 ms sleep far from the start, else none
+						const int ms = due - t > kSpinSleepNs ? 1 : 0;
+						if (!service(ms) || phase_ == Phase::kDone) {
+							stop = true;
+							break;
+						}
+						t = mono_ns();
+						if (!ms)
+							sched_yield();
+					} else if (due - t > kSpinTightNs) {
 						sched_yield();
+					}
 				}
+				if (stop)
+					break;
 				if (spin0 > due)
 					arrived_late_++;
 				spin_gaps_.push_back(gap);
@@ -1220,6 +1304,8 @@ int Host::run()
 				now = mono_ns();
 				longest_.starts = std::max(longest_.starts, now - ts);
 			}
+			if (phase_ == Phase::kDone)
+				break; // stopped while waiting for a start
 			itimerspec its{};
 			std::int64_t at = 0;
 			if (next_start_ < starts_.size())
@@ -1272,52 +1358,8 @@ int Host::run()
 		int timeout_ms = 100;
 		if (!dirty_.empty() || cfg_.busy_poll)
 			timeout_ms = 0;
-		const int n = epoll_wait(epfd_, evs, 16, timeout_ms);
-		const std::int64_t tc = mono_ns();
-		if (n < 0 && errno != EINTR) {
-			log(std::string("epoll_wait: ") + std::strerror(errno));
-			stop_all("internal_error");
+		if (!service(timeout_ms))
 			break;
-		}
-		for (int i = 0; i < n; i++) {
-			switch (evs[i].data.u32) {
-			case kTagCm: {
-				const std::int64_t t = mono_ns();
-				handle_cm();
-				if (phase_ == Phase::kRunning)
-					longest_.cm = std::max(longest_.cm, mono_ns() - t);
-				break;
-			}
-			case kTagComp: handle_cq_events(); break;
-			case kTagTimer: {
-				std::uint64_t x;
-				ssize_t r = read(tfd_, &x, sizeof(x));
-				(void)r;
-				if (timer_at_)
-					timer_late_.push_back(tc - timer_at_);
-				timer_at_ = 0;
-				break;
-			}
-			case kTagCoord:
-				if (!coord_.on_readable() && phase_ != Phase::kDone) {
-					log("the launcher is gone");
-					stop_all("launcher_gone");
-				}
-				break;
-			default: break;
-			}
-		}
-		// completions, a bounded batch per CQ per round
-		std::vector<Flow *> work;
-		work.swap(dirty_);
-		const std::int64_t tw = mono_ns();
-		for (Flow *f : work) {
-			poll_flow(*f);
-			if (f->dirty)
-				dirty_.push_back(f);
-		}
-		if (phase_ == Phase::kRunning)
-			longest_.completions = std::max(longest_.completions, mono_ns() - tw);
 	}
 	return finish();
 }
