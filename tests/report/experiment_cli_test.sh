@@ -44,7 +44,10 @@ grep -q "open.flows:1: open needs --gen perftest" "$TMP/err" || fail "open: $(ca
 [ "$(awk '$1 ~ /^f[0-9]$/ { print $4 }' "$TMP/i/schedule.txt" | sort -u)" = 0s ] ||
 	fail "incast flows do not all start at 0: $(cat "$TMP/i/schedule.txt")"
 grep -q 'kmin=80000B kmax=320000B pmax=0.2' "$TMP/i/topology.txt" || fail "ECN rule at 200M"
-grep -q '^probe h1 r 0 size=6400 msg=64 depth=1' "$TMP/i/probe.txt" || fail "probe"
+# the probe: 20 isolated one-message flows on the first flow's path
+[ "$(grep -c '^probe[0-9]* h1 r [0-9]*ms size=64 msg=64 depth=1 ' "$TMP/i/probe.txt")" = 20 ] ||
+	fail "probe: $(cat "$TMP/i/probe.txt")"
+grep -q '^probe19 h1 r 475ms ' "$TMP/i/probe.txt" || fail "probe19 is not at 475 ms"
 "$EXP" --prepare-only -o "$TMP/v" --duration 9 victim >/dev/null || fail "victim rejected"
 grep -q '^fv v x 0s duration=9s' "$TMP/v/schedule.txt" || fail "victim flow"
 [ "$(awk '$1 ~ /^f[0-9]$/ { print $4, $5 }' "$TMP/v/schedule.txt" | sort -u)" = "3.000s duration=3.000s" ] ||
