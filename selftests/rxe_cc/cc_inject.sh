@@ -1,7 +1,8 @@
 #!/bin/bash
 # Forged feedback (rxecc-inject): CNPs and ACKs at a DCQCN sender's QP from
 # a non-peer address, to wrong QPNs, truncated, oversize, with a bad ICRC
-# or garbage fields, while the QP sends. Every CNP that reaches rxe's CNP
+# or garbage fields, and ACKs/NAKs from the peer with PSNs the QP did not
+# send, while the QP sends. Every CNP that reaches rxe's CNP
 # handler is counted as ignored (cc_cnp_ignored), none acts on the QP (its
 # rate stays at the line rate, its cnp_rx at 0), the QP stays in RTS and
 # keeps sending, and the kernel logs nothing. The control: well-formed

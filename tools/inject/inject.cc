@@ -2,8 +2,9 @@
 //
 // rxecc-inject: send forged RoCEv2 feedback (CNPs, ACKs) at an rxe QP over
 // a raw IPv4 socket: from a non-peer address, to a wrong QPN, truncated,
-// oversize, with a bad ICRC or garbage fields, or (--valid) well-formed
-// CNPs from the peer as a control (Documentation/rxe-cc/testing.rst).
+// oversize, with a bad ICRC or garbage fields, ACKs and NAKs from the peer
+// with PSNs the QP never sent, or (--valid) well-formed CNPs from the peer
+// as a control (Documentation/rxe-cc/testing.rst).
 #include <CLI/CLI.hpp>
 #include <arpa/inet.h>
 #include <cerrno>
@@ -26,10 +27,10 @@ using rxecc::inject::Packet;
 namespace
 {
 
-const std::vector<std::string> kKinds = {"cnp_non_peer",  "cnp_wrong_qpn", "cnp_bad_icrc",
-                                         "cnp_oversize",  "cnp_truncated", "cnp_garbage",
-                                         "ack_non_peer",  "nak_non_peer",  "ack_wrong_qpn",
-                                         "ack_truncated", "ack_bad_icrc"};
+const std::vector<std::string> kKinds = {
+	"cnp_non_peer", "cnp_wrong_qpn", "cnp_bad_icrc", "cnp_oversize",  "cnp_truncated",
+	"cnp_garbage",  "ack_non_peer",  "nak_non_peer", "ack_wrong_qpn", "ack_truncated",
+	"ack_bad_icrc", "ack_bad_psn",   "nak_bad_psn"};
 
 bool parse_ip(const std::string &s, std::uint32_t &out)
 {
@@ -107,6 +108,14 @@ Packet make(const std::string &k, std::mt19937_64 &rng, std::uint32_t peer, std:
 	} else if (k == "ack_bad_icrc") {
 		ack(static_cast<std::uint8_t>(0x60 + rng() % 4));
 		p.icrc_valid = false;
+	} else if (k == "ack_bad_psn") {
+		// from the peer to the QP, a PSN the QP has not sent (nearly
+		// every random one: its window is a few hundred PSNs of 2^24)
+		ack(0);
+	} else if (k == "nak_bad_psn") {
+		// the same with a NAK: a PSN sequence error would make the
+		// requester go back to that PSN
+		ack(static_cast<std::uint8_t>(0x60 + rng() % 4));
 	} else if (k == "cnp_valid") {
 		// the control: a CNP exactly as the peer would send it
 	}
