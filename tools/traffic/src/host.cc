@@ -47,13 +47,14 @@ constexpr std::uint32_t kMagic = 0x52584354; // "RXCT"
 constexpr std::uint16_t kProtoVersion = 1;
 constexpr unsigned kQpShift = 48;
 constexpr std::uint64_t kMsgMask = (1ULL << kQpShift) - 1;
-constexpr std::int64_t kRetryNs = 200000000;      // between connection attempts
-constexpr int kResolveMs = 2000;                  // rdma_resolve_addr/route
-constexpr std::int64_t kFinalizeGapNs = 20000000; // finalize flows only this far from a start
-constexpr std::int64_t kSpinSleepNs = 10000000;   // a start's wait sleeps until this before it,
-constexpr std::int64_t kSpinQuietNs = 3000000;    // handles events until this before it
-constexpr std::int64_t kSpinTightNs = 1000000;    // and only reads the clock in the last part
-constexpr unsigned kSmallMsg = 4096;              // --messages auto logs flows up to this
+constexpr std::int64_t kRetryNs = 200000000;       // between connection attempts
+constexpr int kResolveMs = 2000;                   // rdma_resolve_addr/route
+constexpr std::int64_t kFinalizeGapNs = 20000000;  // finalize flows only this far from a start
+constexpr std::int64_t kSpinSleepMaxNs = 10000000; // a start's wait sleeps until 2-10 ms before it
+constexpr std::int64_t kSpinSleepMinNs = 2000000;  // (sleep_margin()),
+constexpr std::int64_t kSpinQuietNs = 3000000;     // handles events until this before it
+constexpr std::int64_t kSpinTightNs = 1000000;     // and only reads the clock in the last part
+constexpr unsigned kSmallMsg = 4096;               // --messages auto logs flows up to this
 
 // rdma_cm private data (network byte order)
 struct ConnReq {
@@ -203,6 +204,8 @@ private:
 	void handle_cq_events();
 	void poll_flow(Flow &f);
 	bool service(int timeout_ms);
+	std::int64_t sleep_margin() const;
+	void note_sleep_late(std::int64_t late);
 	void post_more(Flow &f, std::int64_t rel, std::uint64_t cap = UINT64_MAX);
 	void post_recvs(Flow &f, Conn &c);
 	bool start_flow(Flow &f, std::uint64_t first_wrs);
@@ -249,6 +252,8 @@ private:
 	std::int64_t spin_total_ = 0;          // time spent reading the clock before starts
 	std::vector<std::int64_t> spin_gaps_;  // longest gap between readings, per start
 	std::size_t arrived_late_ = 0;         // starts reached after their time
+	int service_events_ = 0;               // events of the last service() round
+	std::int64_t sleep_late_ = 5000000;    // how late a 1 ms sleep ends (decaying max)
 	// the longest single round of each kind of work after T0: what may
 	// hold up a start that falls due meanwhile
 	struct {
@@ -1069,6 +1074,25 @@ bool Host::all_done() const
 	return true;
 }
 
+// How long before a start the host stops sleeping: the 1 ms sleep plus
+// twice what such a sleep has been late, 2 to 10 ms. Under TCG a wake-up
+// is milliseconds late (10 ms); on a machine whose timers are punctual
+// the host sleeps until 2 ms before, so that with one CPU (User-Mode
+// Linux) the kernel's threads run between starts a few ms apart.
+std::int64_t Host::sleep_margin() const
+{
+	return std::clamp<std::int64_t>(1000000 + 2 * sleep_late_, kSpinSleepMinNs,
+	                                kSpinSleepMaxNs);
+}
+
+// A 1 ms sleep that no event ended was LATE ns late: the estimate takes
+// it if larger and otherwise loses an eighth of itself.
+void Host::note_sleep_late(std::int64_t late)
+{
+	sleep_late_ = std::max<std::int64_t>(std::max<std::int64_t>(late, 0),
+	                                     sleep_late_ - sleep_late_ / 8);
+}
+
 // One round of event handling: the rdma_cm channel, completion events,
 // the start timer and the launcher's pipe (epoll_wait up to timeout_ms),
 // then a bounded batch of completions from each CQ that has some. False
@@ -1078,6 +1102,7 @@ bool Host::service(int timeout_ms)
 	epoll_event evs[16];
 	const int n = epoll_wait(epfd_, evs, 16, timeout_ms);
 	const std::int64_t tc = mono_ns();
+	service_events_ = n;
 	if (n < 0 && errno != EINTR) {
 		log(std::string("epoll_wait: ") + std::strerror(errno));
 		stop_all("internal_error");
@@ -1241,9 +1266,9 @@ int Host::run()
 				const std::int64_t due = starts_[next_start_]->start_abs;
 				// Until 3 ms before, handle events (completions of the
 				// flows already running: their times, their next
-				// messages), sleeping up to 1 ms for them until 10 ms
-				// before (a wake-up can be ms late) and yielding at
-				// every reading after that. A SCHED_FIFO process that
+				// messages), sleeping up to 1 ms for them until
+				// sleep_margin() before (a wake-up can be ms late) and
+				// yielding at every reading after that. A SCHED_FIFO process that
 				// only read the clock kept its CPU from every ordinary
 				// thread, rxe's workers and softirq threads among them,
 				// for the whole --spin: the packets of its own flows
@@ -1264,16 +1289,23 @@ int Host::run()
 				for (std::int64_t t = spin0, prev = spin0; t < due;
 				     prev = t, t = mono_ns()) {
 					gap = std::max(gap, t - prev);
-					if (due - t > kSpinQuietNs) {
-						// a 1 ms sleep far from the start, else none
-						const int ms = due - t > kSpinSleepNs ? 1 : 0;
-						if (!service(ms) || phase_ == Phase::kDone) {
+					if (due - t > sleep_margin()) {
+						// a 1 ms sleep far from the start
+						if (!service(1) || phase_ == Phase::kDone) {
+							stop = true;
+							break;
+						}
+						const std::int64_t t1 = mono_ns();
+						if (!service_events_)
+							note_sleep_late(t1 - t - 1000000);
+						t = t1;
+					} else if (due - t > kSpinQuietNs) {
+						if (!service(0) || phase_ == Phase::kDone) {
 							stop = true;
 							break;
 						}
 						t = mono_ns();
-						if (!ms)
-							sched_yield();
+						sched_yield();
 					} else if (due - t > kSpinTightNs) {
 						sched_yield();
 					}
