@@ -48,9 +48,21 @@ rxecc_src_dir() {
 	echo "$RXECC_CACHE/src-$(rxecc_src_version | tr '~' '_')"
 }
 
-# Config fragments that define a test kernel flavour.
+# The test kernel's architecture: x86 (booted under QEMU by scripts/vm-run,
+# the default) or um (User-Mode Linux, run by scripts/um-run).
+RXECC_ARCH=${RXECC_ARCH:-x86}
+case "$RXECC_ARCH" in
+x86 | um) ;;
+*) rxecc_die "RXECC_ARCH must be x86 or um, not '$RXECC_ARCH'" ;;
+esac
+
+# Config fragments that define a test kernel flavour, in merge order (a
+# later fragment overrides an earlier one).
 rxecc_fragments() {
 	echo "$RXECC_TOP/kernel/vm.config"
+	if [ "$RXECC_ARCH" = um ]; then
+		echo "$RXECC_TOP/kernel/um.config"
+	fi
 	if [ "${RXECC_DEBUG:-0}" = 1 ]; then
 		echo "$RXECC_TOP/kernel/debug.config"
 	fi
@@ -59,10 +71,22 @@ rxecc_fragments() {
 # Cache key: source version + hash of the fragments (content, not paths).
 rxecc_kernel_key() {
 	local h
+	local arch=
 	h=$(rxecc_fragments | xargs cat | sha256sum | cut -c1-12)
-	echo "$(rxecc_src_version | tr '~' '_')-$h"
+	[ "$RXECC_ARCH" = x86 ] || arch=$RXECC_ARCH-
+	echo "$arch$(rxecc_src_version | tr '~' '_')-$h"
 }
 
 rxecc_kernel_dir() {
 	echo "$RXECC_CACHE/kernel-$(rxecc_kernel_key)"
+}
+
+# rxecc_kmake KDIR ARG...: make in the prepared kernel tree KDIR, for
+# out-of-tree modules. A User-Mode Linux tree needs ARCH=um on every make
+# command line (it is not recorded in the tree).
+rxecc_kmake() {
+	local kdir=$1 arch=()
+	shift
+	grep -qx 'CONFIG_UML=y' "$kdir/.config" 2>/dev/null && arch=(ARCH=um)
+	make -C "$kdir" "${arch[@]}" "$@"
 }

@@ -5,7 +5,8 @@
 # Environment (set by scripts/vm-init inside the test VM):
 #   RXECC_TOP       project tree
 #   RXECC_MODPROBE  modprobe bound to the test kernel's modules
-#   RXECC_RXE_KO    patched module (default: build/module/current/rdma_rxe.ko)
+#   RXECC_RXE_KO    patched module (default: build/module/<uname -r>/rdma_rxe.ko,
+#                   the build for the running kernel)
 
 KSFT_PASS=0
 KSFT_FAIL=1
@@ -17,7 +18,7 @@ RXECC_TOP=${RXECC_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # shellcheck source=scripts/testbed.env
 . "$RXECC_TOP/scripts/testbed.env"
 RXECC_MODPROBE=${RXECC_MODPROBE:-modprobe}
-RXECC_RXE_KO=${RXECC_RXE_KO:-$RXECC_TOP/build/module/current/rdma_rxe.ko}
+RXECC_RXE_KO=${RXECC_RXE_KO:-$RXECC_TOP/build/module/$(uname -r)/rdma_rxe.ko}
 PERFSTAT=${PERFSTAT:-$RXECC_TOP/build/user/bin/perfstat}
 
 TEST_NAME=$(basename "$0" .sh)

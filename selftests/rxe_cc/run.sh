@@ -1,19 +1,32 @@
 #!/bin/bash
 # Run rxe_cc selftests with TAP output (kselftest style).
 #
-#   selftests/rxe_cc/run.sh [-t SECONDS] [TEST...]
+#   selftests/rxe_cc/run.sh [-t SECONDS] [--testbed um|qemu] [--list] [TEST...]
 #
-# Runs the named tests (default: every test in TESTS), each with a timeout.
-# Exit status 0 if none failed. With RXECC_OUT set, the TAP stream is also
-# written to $RXECC_OUT/selftests.tap.
+# Runs the named tests (default: every test in TESTS, or with --testbed
+# those scripts/test runs on that testbed), each with a timeout. Exit status
+# 0 if none failed. --list prints the selection instead. With RXECC_OUT
+# set, the TAP stream is also written to $RXECC_OUT/selftests.tap.
 DIR=$(cd "$(dirname "$0")" && pwd)
 TIMEOUT=${RXECC_SELFTEST_TIMEOUT:-1200}
 
-usage() {
-	echo "usage: ${0##*/} [-t SECONDS] [TEST...]"
-	echo "tests: $(grep -v '^#' "$DIR/TESTS" | tr '\n' ' ')"
+# select_tests TESTBED: the names in TESTS for TESTBED ("" for all). A
+# line is "NAME [qemu|both]": no mark runs on the fast testbed (um), qemu
+# only on QEMU, both on both.
+select_tests() {
+	awk -v tb="$1" '
+		/^#/ || NF == 0 { next }
+		{ mark = (NF > 1 && $2 !~ /^#/) ? $2 : "" }
+		tb == "" || (tb == "um" && mark != "qemu") || (tb == "qemu" && mark != "") { print $1 }
+	' "$DIR/TESTS"
 }
 
+usage() {
+	echo "usage: ${0##*/} [-t SECONDS] [--testbed um|qemu] [--list] [TEST...]"
+	echo "tests: $(select_tests "" | tr '\n' ' ')"
+}
+
+testbed= list=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-t)
@@ -21,6 +34,14 @@ while [ $# -gt 0 ]; do
 		TIMEOUT=$2
 		shift 2
 		;;
+	--testbed)
+		case "${2:-}" in
+		um | qemu) testbed=$2 ;;
+		*) echo "${0##*/}: --testbed is um or qemu" >&2; exit 2 ;;
+		esac
+		shift 2
+		;;
+	--list) list=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	-*) echo "${0##*/}: unknown option $1" >&2; usage >&2; exit 2 ;;
 	*) break ;;
@@ -28,9 +49,14 @@ while [ $# -gt 0 ]; do
 done
 
 if [ $# -gt 0 ]; then
+	[ -z "$testbed" ] || { echo "${0##*/}: --testbed selects from TESTS: name no tests" >&2; exit 2; }
 	tests=("$@")
 else
-	read -r -a tests <<<"$(grep -v -e '^#' -e '^$' "$DIR/TESTS" | tr '\n' ' ')"
+	read -r -a tests <<<"$(select_tests "$testbed" | tr '\n' ' ')"
+fi
+if [ $list = 1 ]; then
+	printf '%s\n' "${tests[@]}"
+	exit 0
 fi
 if [ ${#tests[@]} -eq 0 ]; then
 	echo "${0##*/}: no tests to run" >&2
