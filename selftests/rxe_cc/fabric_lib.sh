@@ -354,7 +354,7 @@ host_counter_sum() {
 # the frames ports could not hand to their hosts ("s0.drops.pfc_headroom=3
 # s0.h1.tx_lost=1 ..."), empty when nothing was dropped
 fabric_drops() {
-	fabric_flat | awk '($1 ~ /\.drops\./ || $1 ~ /\.tx_lost$/) && $2 > 0 {
+	fabric_flat | awk '($1 ~ /\.drops\./ || $1 ~ /\.(tx|rx)_lost$/) && $2 > 0 {
 		printf "%s%s=%s", s, $1, $2; s = " " }'
 }
 

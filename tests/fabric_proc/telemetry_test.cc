@@ -150,7 +150,7 @@ TEST(Telemetry, FlatAndJsonAgree)
 	                     "\"rate_bps\":1000000000,\"delay_ns\":1000,\"rx_frames\":3,"
 	                     "\"rx_bytes\":3000,\"tx_frames\":0,\"tx_bytes\":0,"
 	                     "\"tx_control_frames\":0,\"mac_control_rx\":0,\"tx_lost\":0,\"tx_"
-	                     "unsent\":0,"
+	                     "unsent\":0,\"rx_lost\":0,"
 	                     "\"rx_errors\":0,\"rx_oversize\":0,"
 	                     "\"rx_csum_fixed\":0,\"rx_csum_unsupported\":0,\"queues\":[]},",
 	                     0),
@@ -212,7 +212,8 @@ TEST(Telemetry, PortBackendCountersInSummariesOnly)
 	EXPECT_EQ(flat_value(b.t.flat(0, lat), "s0.b.rx_csum_fixed"), "1235");
 	std::string json = b.t.json(0, lat);
 	EXPECT_NE(json.find("\"name\":\"b\",\"attach\":\"stream:/tmp/b.sock\""), std::string::npos);
-	EXPECT_NE(json.find("\"mac_control_rx\":0,\"tx_lost\":0,\"tx_unsent\":0,\"rx_errors\":0,"
+	EXPECT_NE(json.find("\"mac_control_rx\":0,\"tx_lost\":0,\"tx_unsent\":0,\"rx_lost\":0,"
+	                    "\"rx_errors\":0,"
 	                    "\"rx_oversize\":7,\"rx_csum_fixed\":1235,"
 	                    "\"rx_csum_unsupported\":2,\"queues\""),
 	          std::string::npos)
@@ -242,6 +243,11 @@ TEST(Telemetry, FramesAPortRefusedAreDrops)
 	EXPECT_EQ(flat_value(flat, "s0.b.tx_unsent"), "4");
 	EXPECT_EQ(flat_value(flat, "total_drops"), "3");
 	EXPECT_NE(b.t.json(0, lat).find("\"total_drops\":3,"), std::string::npos);
+	io.rx_lost = 5; // the kernel dropped them before the fabric read them
+	flat = b.t.flat(0, lat);
+	EXPECT_EQ(flat_value(flat, "s0.b.rx_lost"), "5");
+	EXPECT_EQ(flat_value(flat, "s0.a.rx_lost"), "0");
+	EXPECT_EQ(flat_value(flat, "total_drops"), "8");
 }
 
 // The summary is one line of JSON whatever the attachments are: a path

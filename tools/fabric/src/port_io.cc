@@ -536,14 +536,17 @@ public:
 		tpacket_req req{};
 		req.tp_block_size = kBlock;
 		req.tp_frame_size = kFrame;
-		req.tp_block_nr = kBlocks;
-		req.tp_frame_nr = kBlocks * (kBlock / kFrame);
+		req.tp_block_nr = kRxBlocks;
+		req.tp_frame_nr = kRxBlocks * (kBlock / kFrame);
 		if (setsockopt(fd_, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) < 0)
 			return fail(err, "PACKET_RX_RING");
+		rx_frames_ = req.tp_frame_nr;
+		req.tp_block_nr = kTxBlocks;
+		req.tp_frame_nr = kTxBlocks * (kBlock / kFrame);
 		if (setsockopt(fd_, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req)) < 0)
 			return fail(err, "PACKET_TX_RING");
-		frames_ = req.tp_frame_nr;
-		ring_bytes_ = 2 * static_cast<size_t>(kBlock) * kBlocks;
+		tx_frames_ = req.tp_frame_nr;
+		ring_bytes_ = static_cast<size_t>(kBlock) * (kRxBlocks + kTxBlocks);
 		void *m = mmap(nullptr, ring_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
 		if (m == MAP_FAILED)
 			return fail(err, "mmap of the rings");
@@ -627,11 +630,24 @@ public:
 					rx(data, h->tp_len, mono);
 				}
 			}
+			// the kernel marks frames while it has dropped some
+			// since its counters were last read
+			if (h->tp_status & TP_STATUS_LOSING)
+				collect();
 			__atomic_store_n(&h->tp_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
-			rx_idx_ = (rx_idx_ + 1) % frames_;
+			rx_idx_ = (rx_idx_ + 1) % rx_frames_;
 			done++;
 		}
 		return done;
+	}
+
+	void collect() override
+	{
+		// reading the counters resets them
+		tpacket_stats st{};
+		socklen_t len = sizeof(st);
+		if (fd_ >= 0 && getsockopt(fd_, SOL_PACKET, PACKET_STATISTICS, &st, &len) == 0)
+			stats_.rx_lost += st.tp_drops;
 	}
 
 	bool rx_pending() const override
@@ -658,7 +674,7 @@ public:
 		std::memcpy(dst, data, len);
 		h->tp_len = static_cast<uint32_t>(len);
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
-		tx_idx_ = (tx_idx_ + 1) % frames_;
+		tx_idx_ = (tx_idx_ + 1) % tx_frames_;
 		queued_++;
 		stats_.tx_frames++;
 		return Tx::kSent;
@@ -681,7 +697,11 @@ private:
 	                                      ~static_cast<size_t>(TPACKET_ALIGNMENT - 1);
 	static constexpr unsigned kFrame = 1u << 14; // 16 KiB: frames up to ~16300 B
 	static constexpr unsigned kBlock = 1u << 16;
-	static constexpr unsigned kBlocks = 64; // 256 frames per ring
+	// 1024 frames to receive: the hosts' senders may run ahead of the
+	// fabric by more than a QP's window (128 packets) per QP, e.g. while
+	// they and the fabric share one CPU (User-Mode Linux); 256 to send.
+	static constexpr unsigned kRxBlocks = 256;
+	static constexpr unsigned kTxBlocks = 64;
 
 	static constexpr uint64_t kMtuRecheckNs = 100000000; // 100 ms
 
@@ -721,7 +741,7 @@ private:
 	uint8_t *rx_frame(unsigned i) const { return ring_ + static_cast<size_t>(i) * kFrame; }
 	uint8_t *tx_frame(unsigned i) const
 	{
-		return ring_ + static_cast<size_t>(kBlock) * kBlocks +
+		return ring_ + static_cast<size_t>(kBlock) * kRxBlocks +
 		       static_cast<size_t>(i) * kFrame;
 	}
 
@@ -729,7 +749,8 @@ private:
 	int fd_ = -1;
 	uint8_t *ring_ = nullptr;
 	size_t ring_bytes_ = 0;
-	unsigned frames_ = 0;
+	unsigned rx_frames_ = 0;
+	unsigned tx_frames_ = 0;
 	unsigned rx_idx_ = 0, tx_idx_ = 0;
 	unsigned queued_ = 0;
 	int64_t real_minus_mono_ = 0;

@@ -40,6 +40,9 @@ struct PortIoStats {
 	// unchanged because the frame is not one complete_l4_checksum() knows.
 	uint64_t rx_csum_fixed = 0;
 	uint64_t rx_csum_unsupported = 0;
+	// if: only.  Frames the kernel dropped on their way in because the
+	// receive ring was full (the fabric fell behind the sending hosts).
+	uint64_t rx_lost = 0;
 	uint64_t tx_frames = 0;
 	uint64_t tx_dropped = 0; // not connected, queue full, send error
 	// Frames the model had sent out of this port that were still on their
@@ -66,6 +69,9 @@ public:
 	virtual void flush() {}
 	// For if: rings, whether frames may be waiting without an epoll event.
 	virtual bool rx_pending() const { return false; }
+	// Brings the counters the kernel keeps for the port (if: ring drops)
+	// into stats().
+	virtual void collect() {}
 	virtual int poll_fd() const = 0;
 
 	const PortIoStats &stats() const { return stats_; }

@@ -346,8 +346,10 @@ bool Runner::finish(std::string &err)
 	Time t = o_.duration_ns && now() > *o_.duration_ns ? *o_.duration_ns : now();
 	advance(t);
 	deliver();
-	for (auto &p : ports_)
+	for (auto &p : ports_) {
 		p.io->set_unsent(p.pending.size());
+		p.io->collect();
+	}
 	flush_csv(true);
 	if (o_.telemetry_dir) {
 		const std::string &d = *o_.telemetry_dir;

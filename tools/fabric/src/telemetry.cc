@@ -255,8 +255,9 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 			const PortIoStats ios =
 				ioi != io.end() && ioi->second ? *ioi->second : PortIoStats{};
 			// Frames the port's attachment refused count as drops:
-			// the fabric forwarded them, and no host got them.
-			tot.drops += ios.tx_dropped;
+			// the fabric forwarded them, and no host got them; so do
+			// frames the kernel dropped before the fabric read them.
+			tot.drops += ios.tx_dropped + ios.rx_lost;
 			e.begin_port(pc.name, at,
 			             {{"index", static_cast<uint64_t>(p)},
 			              {"rate_bps", pc.rate_bps},
@@ -269,6 +270,7 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 			              {"mac_control_rx", c.mac_control_rx},
 			              {"tx_lost", ios.tx_dropped},
 			              {"tx_unsent", ios.tx_unsent},
+			              {"rx_lost", ios.rx_lost},
 			              {"rx_errors", ios.rx_errors},
 			              {"rx_oversize", ios.rx_oversize},
 			              {"rx_csum_fixed", ios.rx_csum_fixed},
