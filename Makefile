@@ -12,9 +12,10 @@ BUILD := $(TOP)/build
 KDIR ?=
 T ?=
 EVAL ?=
+TESTBED ?= um
 
 .PHONY: all help deps user kernel module patches checkpatch test unit selftest \
-	bench demo eval vm-shell clean
+	bench demo eval vm-shell um-shell clean
 
 all: user module
 
@@ -28,15 +29,19 @@ help:
 	@echo "  patches     emit the change as a git format-patch series (build/patches)"
 	@echo "  checkpatch  patches + checkpatch.pl --strict on every patch"
 	@echo "  unit        userspace unit tests only (CTest)"
-	@echo "  selftest    VM selftests only; T='netns_basic ...' picks tests"
+	@echo "  selftest    selftests only, on User-Mode Linux (TESTBED=qemu: the QEMU VM);"
+	@echo "              T='netns_basic ...' picks tests"
 	@echo "  test        everything; ends with 'N passed, N failed'"
 	@echo "  bench       stock vs patched rxe throughput in one VM boot"
 	@echo "  demo        boot the test VM, run the demo, write plots (build/demo)"
 	@echo "  eval        every algorithm x scenario of scripts/eval.list, short flows"
 	@echo "              (EVAL='--full' for 8 s flows); build/eval/index.html"
 	@echo "  vm-shell    interactive shell in the test VM"
+	@echo "  um-shell    interactive shell in the User-Mode Linux test kernel"
 	@echo "  clean       remove build/ (the kernel cache in ~/.cache/rxe-cc stays)"
 	@echo "variables: KDIR=<kernel build tree>, RXECC_DEBUG=1 (debug test kernel),"
+	@echo "           TESTBED=um|qemu (make selftest), RXECC_ARCH=um (make kernel, module),"
+	@echo "           RXECC_TESTBED=qemu (make test: every selftest on QEMU),"
 	@echo "           EVAL='scripts/eval options'"
 
 deps:
@@ -61,8 +66,16 @@ checkpatch: deps
 unit: user
 	@ctest --test-dir $(BUILD)/user --output-on-failure
 
-selftest: user module
-	@scripts/vm-run --fabric-nics 8 --out $(BUILD)/selftest -- selftests/rxe_cc/run.sh $(T)
+selftest: user
+ifeq ($(TESTBED),qemu)
+	@scripts/module-build $(KDIR) >/dev/null
+	@scripts/vm-run --fabric-nics 8 --timeout 4200 --out $(BUILD)/selftest -- selftests/rxe_cc/run.sh $(T)
+else ifeq ($(TESTBED),um)
+	@RXECC_ARCH=um scripts/module-build >/dev/null
+	@scripts/um-run --timeout 4200 --out $(BUILD)/selftest-um -- selftests/rxe_cc/run.sh $(T)
+else
+	$(error TESTBED must be um or qemu, not '$(TESTBED)')
+endif
 
 test:
 	@scripts/test
@@ -78,6 +91,10 @@ eval: user module
 
 vm-shell: module
 	@scripts/vm-run --shell
+
+um-shell: deps
+	@RXECC_ARCH=um scripts/module-build >/dev/null
+	@scripts/um-run --shell
 
 clean:
 	rm -rf $(BUILD)

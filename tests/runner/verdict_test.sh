@@ -71,4 +71,45 @@ else
 	sed 's/^/  /' "$tmp/st/selftests.tap"
 	bad=1
 fi
+
+# run.sh --testbed: unmarked tests on um, "qemu" on QEMU only, "both" on
+# both; no --testbed: every test
+mkdir -p "$tmp/tb"
+cp "$run_sh" "$tmp/tb/run.sh"
+printf '# comment
+fast
+both_a both
+
+slow qemu  # why
+last
+' >"$tmp/tb/TESTS"
+for t in fast both_a slow last; do printf '#!/bin/bash
+exit 0
+' >"$tmp/tb/$t.sh"; done
+chmod +x "$tmp/tb"/*.sh
+sel() { "$tmp/tb/run.sh" --list "$@" 2>&1 | tr '\n' ' '; }
+for want in "um:fast both_a last " "qemu:both_a slow " ":fast both_a slow last "; do
+	tb=${want%%:*}
+	got=$(sel ${tb:+--testbed "$tb"})
+	if [ "$got" = "${want#*:}" ]; then
+		echo "ok run_sh_testbed_${tb:-all}"
+	else
+		echo "FAIL run_sh_testbed_${tb:-all}: got '$got', want '${want#*:}'"
+		bad=1
+	fi
+done
+if "$tmp/tb/run.sh" --testbed kvm --list >/dev/null 2>&1; then
+	echo "FAIL run_sh_testbed_bad: --testbed kvm accepted"
+	bad=1
+else
+	echo "ok run_sh_testbed_bad"
+fi
+out=$(RXECC_OUT=$tmp/tb "$tmp/tb/run.sh" --testbed qemu 2>&1)
+if [ "$(grep -c '^ok ' "$tmp/tb/selftests.tap")" = 2 ] && grep -qx '1..2' "$tmp/tb/selftests.tap"; then
+	echo "ok run_sh_testbed_runs_selection"
+else
+	echo "FAIL run_sh_testbed_runs_selection:"
+	sed 's/^/  /' "$tmp/tb/selftests.tap"
+	bad=1
+fi
 exit $bad

@@ -5,8 +5,10 @@
 // apart; a wake-up later than ALLOWANCE counts its lateness beyond the
 // allowance as stalled time (a vCPU the host did not run, a CPU kept busy).
 // It measures the machine, not the code under test: selftests compare a
-// timer-driven sender's shortfall with it (selftests/rxe_cc/cc_pacer.sh).
+// timer-driven sender's shortfall with it (selftests/rxe_cc/cc_pacer.sh),
+// and scripts/testbed-table compares testbeds by its wake-up lateness.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <pthread.h>
@@ -29,7 +31,18 @@ std::uint64_t now_ns()
 struct Result {
 	std::uint64_t stalled_ns = 0;
 	std::uint64_t worst_ns = 0;
+	std::vector<std::uint64_t> late_ns; // every wake-up's lateness
 };
+
+// The q-quantile (0..1) of v, nearest rank; v is reordered.
+double quantile_us(std::vector<std::uint64_t> &v, double q)
+{
+	if (v.empty())
+		return 0;
+	auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+	std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+	return static_cast<double>(v[k]) / 1e3;
+}
 
 void probe(unsigned cpu, std::uint64_t end, std::uint64_t period, std::uint64_t allow, Result &r)
 {
@@ -46,6 +59,7 @@ void probe(unsigned cpu, std::uint64_t end, std::uint64_t period, std::uint64_t 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) != 0) {
 		}
 		std::uint64_t late = now_ns() - t;
+		r.late_ns.push_back(late);
 		if (late > r.worst_ns)
 			r.worst_ns = late;
 		if (late > allow)
@@ -63,7 +77,8 @@ int main(int argc, char **argv)
 	CLI::App app{
 		"rxecc-stallprobe: the share of a window in which a sleeping task could not run on "
 		"time, per CPU and on average (one pinned thread per CPU). Prints "
-		"'stalled SHARE' (0..1, the mean over the CPUs) and per-CPU details."};
+		"'stalled SHARE' (0..1, the mean over the CPUs), per-CPU details and "
+		"'lateness_us P50 P99' of every wake-up."};
 	double seconds = 1, period_us = 1000, allow_us = 2000;
 	app.add_option("seconds", seconds, "the window in seconds")
 		->required()
@@ -95,5 +110,10 @@ int main(int argc, char **argv)
 		            static_cast<double>(res[c].worst_ns) / 1e6);
 	}
 	std::printf("stalled %.4f\n", sum / n);
+	std::vector<std::uint64_t> all;
+	for (auto &r : res)
+		all.insert(all.end(), r.late_ns.begin(), r.late_ns.end());
+	double p50 = quantile_us(all, 0.5), p99 = quantile_us(all, 0.99);
+	std::printf("lateness_us %.1f %.1f\n", p50, p99);
 	return 0;
 }

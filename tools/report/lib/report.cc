@@ -1,4 +1,5 @@
 #include "report.h"
+#include "testbed.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -498,6 +499,11 @@ void report_flows(const std::string &dir, std::ostream &out)
 	// what `window --write-data` does, without reading everything again
 	in.flows = parse_flows(in.flows_path, csv);
 	window_of_run(in, true, out);
+}
+
+void report_testbed(const std::string &a_env, const std::string &b_env, std::ostream &out)
+{
+	out << testbed_table(a_env, read_file(a_env), b_env, read_file(b_env));
 }
 
 void report_base_rtt(const std::string &messages_csv, std::ostream &out)

@@ -46,6 +46,8 @@ void report_window(const std::string &dir, bool write_data, std::ostream &out);
 void report_flows(const std::string &dir, std::ostream &out);
 
 // `rxecc-report base-rtt MESSAGES_CSV`: prints probe_rtt_ns of the file.
+// The table of scripts/testbed-table from two testbeds' key=value files.
+void report_testbed(const std::string &a_env, const std::string &b_env, std::ostream &out);
 void report_base_rtt(const std::string &messages_csv, std::ostream &out);
 
 // `rxecc-report index OUTDIR COMPAREDIR...`: OUTDIR/index.html.

@@ -33,6 +33,8 @@ written unless every input is valid.
       the median latency of a probe's messages (ns), a measured base RTT
   rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...
       OUTDIR/index.html: the comparisons of several scenarios side by side
+  rxecc-report testbed A_ENV B_ENV
+      the table of scripts/testbed-table: two testbeds' figures and B/A
 
 See Documentation/rxe-cc/experiments.rst.)";
 
@@ -52,7 +54,8 @@ int main(int argc, char **argv)
 	             "  rxecc-report window [--write-data] RESULTS\n"
 	             "  rxecc-report flows RESULTS\n"
 	             "  rxecc-report base-rtt MESSAGES_CSV\n"
-	             "  rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...\n",
+	             "  rxecc-report index [--title TEXT] OUTDIR COMPAREDIR...\n"
+	             "  rxecc-report testbed A_ENV B_ENV\n",
 	             "rxecc-report"};
 	app.footer(kFooter);
 	std::string bin = "10ms", buckets, base_rtt, compare;
@@ -91,6 +94,10 @@ int main(int argc, char **argv)
 	idx->add_option("--title", title, "the page's title");
 	idx->add_option("outdir", idx_out, "where index.html goes")->required();
 	idx->add_option("comparisons", idx_dirs, "--compare output directories")->required();
+	CLI::App *tb = app.add_subcommand("testbed", "two testbeds' figures side by side");
+	std::string tb_a, tb_b;
+	tb->add_option("a", tb_a, "the first testbed's key=value file")->required();
+	tb->add_option("b", tb_b, "the second testbed's key=value file")->required();
 	app.require_subcommand(0, 1);
 
 	try {
@@ -124,6 +131,10 @@ int main(int argc, char **argv)
 		}
 		if (*rtt) {
 			report_base_rtt(rtt_file, std::cout);
+			return 0;
+		}
+		if (*tb) {
+			report_testbed(tb_a, tb_b, std::cout);
 			return 0;
 		}
 		if (*idx) {

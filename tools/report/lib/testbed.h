@@ -1,0 +1,22 @@
+// The testbed table of scripts/testbed-table: two testbeds' measurements
+// (key=value files) side by side, with the second's figure relative to the
+// first's.
+#ifndef RXECC_REPORT_TESTBED_H
+#define RXECC_REPORT_TESTBED_H
+
+#include <string>
+#include <string_view>
+
+namespace rxecc::report
+{
+
+// The table of two testbeds' files (names for messages, texts). Throws
+// Error naming the file and key when a row's value is missing in one file
+// but not the other, or is not a number; a row missing in both is left
+// out.
+std::string testbed_table(const std::string &a_path, std::string_view a_text,
+                          const std::string &b_path, std::string_view b_text);
+
+} // namespace rxecc::report
+
+#endif
