@@ -367,6 +367,16 @@ TEST(Checksum, UnsupportedFramesAreLeftUnchanged)
 	}
 }
 
+TEST(IfRx, RingFramesHoldTheLongestFrameOfTheMtuWithTheirHeader)
+{
+	EXPECT_EQ(if_ring_frame(if_max_frame(1500)), 2048u);
+	EXPECT_EQ(if_ring_frame(1920), 2048u);
+	EXPECT_EQ(if_ring_frame(1921), 4096u); // 1921 + 128 > 2048
+	EXPECT_EQ(if_ring_frame(if_max_frame(9000)), 16384u);
+	EXPECT_EQ(if_ring_frame(kMaxFrameBytes), 32768u);
+	EXPECT_EQ(if_ring_frame(0), 2048u);
+}
+
 TEST(IfRx, OversizeRule)
 {
 	// 1500-byte MTU: 1500 + 14 + two tags.

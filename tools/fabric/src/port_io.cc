@@ -76,6 +76,17 @@ bool if_rx_oversize(uint32_t tp_len, uint32_t tp_snaplen, size_t max_len)
 	return tp_snaplen < tp_len || tp_len > max_len || tp_len > kMaxFrameBytes;
 }
 
+unsigned if_ring_frame(size_t max_len)
+{
+	// the frame's header, its sockaddr_ll and the alignment of the network
+	// header come before the data: 128 bytes are plenty
+	size_t need = max_len + 128;
+	unsigned f = 2048;
+	while (f < need && f < (1u << 16))
+		f <<= 1;
+	return f;
+}
+
 size_t if_max_frame(unsigned mtu)
 {
 	size_t m = static_cast<size_t>(mtu) + kEthHeaderBytes + 8;
@@ -533,16 +544,23 @@ public:
 		// Frames this socket (or anything else) sends out of the
 		// interface are not input of the switch.
 		setsockopt(fd_, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+		unsigned mtu = interface_mtu(spec_.ifname, err);
+		if (mtu == 0)
+			return false;
+		max_len_ = if_max_frame(mtu);
+		// Ring frames hold the longest frame of the MTU at start (a
+		// longer one arrives cut short and counts as oversize).
+		frame_ = if_ring_frame(max_len_);
 		tpacket_req req{};
 		req.tp_block_size = kBlock;
-		req.tp_frame_size = kFrame;
+		req.tp_frame_size = frame_;
 		req.tp_block_nr = kRxBlocks;
-		req.tp_frame_nr = kRxBlocks * (kBlock / kFrame);
+		req.tp_frame_nr = kRxBlocks * (kBlock / frame_);
 		if (setsockopt(fd_, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) < 0)
 			return fail(err, "PACKET_RX_RING");
 		rx_frames_ = req.tp_frame_nr;
 		req.tp_block_nr = kTxBlocks;
-		req.tp_frame_nr = kTxBlocks * (kBlock / kFrame);
+		req.tp_frame_nr = kTxBlocks * (kBlock / frame_);
 		if (setsockopt(fd_, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req)) < 0)
 			return fail(err, "PACKET_TX_RING");
 		tx_frames_ = req.tp_frame_nr;
@@ -562,10 +580,6 @@ public:
 		mr.mr_type = PACKET_MR_PROMISC;
 		if (setsockopt(fd_, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)) < 0)
 			return fail(err, "promiscuous mode");
-		unsigned mtu = interface_mtu(spec_.ifname, err);
-		if (mtu == 0)
-			return false;
-		max_len_ = if_max_frame(mtu);
 		// Clock offset for the ring's CLOCK_REALTIME timestamps.
 		uint64_t m0 = mono_ns(), r0 = real_ns(), m1 = mono_ns();
 		real_minus_mono_ = static_cast<int64_t>(r0) - static_cast<int64_t>(m0 / 2 + m1 / 2);
@@ -658,7 +672,7 @@ public:
 
 	Tx send(const uint8_t *data, size_t len) override
 	{
-		if (len > kFrame - kHdrAligned) {
+		if (len > frame_ - kHdrAligned) {
 			stats_.tx_dropped++;
 			return Tx::kDropped;
 		}
@@ -695,11 +709,11 @@ private:
 	// frame and the data of a TX frame start.
 	static constexpr size_t kHdrAligned = (sizeof(tpacket2_hdr) + TPACKET_ALIGNMENT - 1) &
 	                                      ~static_cast<size_t>(TPACKET_ALIGNMENT - 1);
-	static constexpr unsigned kFrame = 1u << 14; // 16 KiB: frames up to ~16300 B
 	static constexpr unsigned kBlock = 1u << 16;
-	// 1024 frames to receive: the hosts' senders may run ahead of the
-	// fabric by more than a QP's window (128 packets) per QP, e.g. while
-	// they and the fabric share one CPU (User-Mode Linux); 256 to send.
+	// 16 MiB to receive (8192 frames at an MTU of 1500): the hosts'
+	// senders may run ahead of the fabric by many QP windows (128
+	// packets each), e.g. while they and the fabric share one CPU
+	// (User-Mode Linux); 4 MiB to send.
 	static constexpr unsigned kRxBlocks = 256;
 	static constexpr unsigned kTxBlocks = 64;
 
@@ -738,17 +752,18 @@ private:
 		err = std::string(what) + " on " + spec_.ifname + ": " + std::strerror(errno);
 		return false;
 	}
-	uint8_t *rx_frame(unsigned i) const { return ring_ + static_cast<size_t>(i) * kFrame; }
+	uint8_t *rx_frame(unsigned i) const { return ring_ + static_cast<size_t>(i) * frame_; }
 	uint8_t *tx_frame(unsigned i) const
 	{
 		return ring_ + static_cast<size_t>(kBlock) * kRxBlocks +
-		       static_cast<size_t>(i) * kFrame;
+		       static_cast<size_t>(i) * frame_;
 	}
 
 	AttachSpec spec_;
 	int fd_ = -1;
 	uint8_t *ring_ = nullptr;
 	size_t ring_bytes_ = 0;
+	unsigned frame_ = 0;
 	unsigned rx_frames_ = 0;
 	unsigned tx_frames_ = 0;
 	unsigned rx_idx_ = 0, tx_idx_ = 0;

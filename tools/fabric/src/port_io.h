@@ -91,6 +91,9 @@ bool if_rx_oversize(uint32_t tp_len, uint32_t tp_snaplen, size_t max_len);
 // The longest frame an interface of this MTU carries: MTU plus an Ethernet
 // header and two VLAN tags, at most kMaxFrameBytes.
 size_t if_max_frame(unsigned mtu);
+// The size of an if: port's ring frames for frames up to max_len bytes: a
+// power of two from 2048, with room for the ring's own header.
+unsigned if_ring_frame(size_t max_len);
 // The one-line warning (with newline) printed the first time an if: port
 // drops an oversize frame.
 std::string oversize_warning(const std::string &ifname, size_t len, size_t max_len);
