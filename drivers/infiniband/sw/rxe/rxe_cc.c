@@ -11,6 +11,7 @@
  * congestion control.
  */
 
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sysctl.h>
@@ -35,6 +36,7 @@ const char *rxe_cc_algo_name(const struct rxe_cc_ops *ops)
 {
 	return ops ? ops->name : "none";
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_algo_name);
 
 /* Called with rxe_cc_list_lock held. */
 static struct rxe_cc_ops *rxe_cc_find(const char *name)
@@ -153,6 +155,7 @@ int rxe_cc_algo_get(const char *name, const struct rxe_cc_ops **ops)
 	mutex_unlock(&rxe_cc_list_lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_algo_get);
 
 /* Another reference on @ops, whose caller already holds one. */
 void rxe_cc_algo_hold(const struct rxe_cc_ops *ops)
@@ -166,6 +169,7 @@ void rxe_cc_algo_put(const struct rxe_cc_ops *ops)
 	if (ops)
 		module_put(ops->owner);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_algo_put);
 
 /**
  * rxe_cc_algo_get_nth - the @i-th registered algorithm, referenced
@@ -192,6 +196,7 @@ int rxe_cc_algo_get_nth(unsigned int i, const struct rxe_cc_ops **ops)
 	mutex_unlock(&rxe_cc_list_lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_algo_get_nth);
 
 /* The system default for a new device, referenced (NULL = none). */
 const struct rxe_cc_ops *rxe_cc_default_get(void)
@@ -246,8 +251,9 @@ static int rxe_cc_proc_default(const struct ctl_table *table, int write,
 }
 
 /* "none" and every registered algorithm, separated by spaces */
-static int rxe_cc_proc_available(const struct ctl_table *table, int write,
-				 void *buffer, size_t *lenp, loff_t *ppos)
+VISIBLE_IF_KUNIT int
+rxe_cc_proc_available(const struct ctl_table *table, int write, void *buffer,
+		      size_t *lenp, loff_t *ppos)
 {
 	struct ctl_table tbl = { .maxlen = PAGE_SIZE };
 	struct rxe_cc_ops *ops;
@@ -267,6 +273,7 @@ static int rxe_cc_proc_available(const struct ctl_table *table, int write,
 	kfree(tbl.data);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_proc_available);
 
 static struct ctl_table rxe_cc_sysctl[] = {
 	{

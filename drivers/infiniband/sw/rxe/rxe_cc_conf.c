@@ -10,6 +10,7 @@
  * chose. Every change is checked in full before anything is changed.
  */
 
+#include <kunit/visibility.h>
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -112,6 +113,7 @@ int rxe_cc_params_parse(const struct rxe_cc_ops *ops, u32 *params, u32 *user,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_params_parse);
 
 /**
  * rxe_cc_compile - compile a parameter set
@@ -243,6 +245,7 @@ void rxe_cc_dev_cleanup(struct rxe_dev *rxe)
 	cd->algo = NULL;
 	mutex_destroy(&cd->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_dev_cleanup);
 
 /* The link the algorithms of @rxe are told about; cd->lock held. */
 static void rxe_cc_dev_link(struct rxe_dev *rxe, struct rxe_cc_link *link)
@@ -346,6 +349,7 @@ void rxe_cc_dev_get_conf(struct rxe_dev *rxe, struct rxe_cc_dev_conf *conf)
 	rxe_pfc_get_map(rxe, conf->dscp_prio);
 	mutex_unlock(&cd->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_dev_get_conf);
 
 /**
  * rxe_cc_dev_get_params - a device's parameter set of an algorithm
@@ -371,6 +375,7 @@ int rxe_cc_dev_get_params(struct rxe_dev *rxe, const struct rxe_cc_ops *ops,
 	mutex_unlock(&rxe->cc.lock);
 	return set ? 0 : -ENOMEM;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_dev_get_params);
 
 /**
  * rxe_cc_dev_qp_conf - the settings a QP starts with
@@ -566,3 +571,4 @@ out:
 	kfree(vals);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_dev_set);

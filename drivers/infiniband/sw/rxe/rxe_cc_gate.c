@@ -15,6 +15,8 @@
  * the QP's cc.lock, which the responder and softirq take too.
  */
 
+#include <kunit/visibility.h>
+
 #include "rxe.h"
 #include "rxe_cc_int.h"
 
@@ -129,10 +131,11 @@ static bool rxe_cc_gate_open(const struct rxe_qp *qp, u64 now)
 }
 
 /**
- * rxe_cc_hold_slow - the transmit gate
+ * rxe_cc_hold_at - the transmit gate at a given time
  * @qp: a QP that runs an algorithm or can be paused (rxe_cc_fw.h)
  * @resp: the responder asks, before a READ response; else the requester,
  *	  before a data packet
+ * @now: the time (ktime_get_ns(); the unit tests pass their own)
  *
  * Holds the QP while its priority is paused, until the pacer's next send
  * time, or (requester) while the window is full. A held QP's timer runs
@@ -141,7 +144,7 @@ static bool rxe_cc_gate_open(const struct rxe_qp *qp, u64 now)
  *
  * Return: true if the QP must not send now.
  */
-bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
+VISIBLE_IF_KUNIT bool rxe_cc_hold_at(struct rxe_qp *qp, bool resp, u64 now)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	struct rxe_cc_qp *cc = &qp->cc;
@@ -150,7 +153,6 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 	const struct rxe_cc_ops *ops;
 	struct rxe_cc_np_msg msg;
 	union rxe_cc_fb fb;
-	u64 now = ktime_get_ns();
 	u64 until = 0;
 	u32 ev = 0;
 
@@ -210,13 +212,21 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 		rxe_counter_inc(rxe, RXE_CNT_CC_PACER_WAITS);
 	return held || window_full;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_hold_at);
+
+bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
+{
+	return rxe_cc_hold_at(qp, resp, ktime_get_ns());
+}
 
 /**
- * rxe_cc_sent_slow - a data packet was transmitted
+ * rxe_cc_sent_at - a data packet was transmitted at a given time
  * @qp: a QP running an algorithm
  * @pkt: the packet: a request (send_task) or a READ response (recv_task)
+ * @now: the time (ktime_get_ns(); the unit tests pass their own)
  */
-void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+VISIBLE_IF_KUNIT void rxe_cc_sent_at(struct rxe_qp *qp,
+				     struct rxe_pkt_info *pkt, u64 now)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	struct rxe_cc_qp *cc = &qp->cc;
@@ -225,7 +235,6 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		.bytes = rxe_cc_wire_bytes(qp, pkt->paylen),
 		.psn = pkt->psn,
 	};
-	u64 now = ktime_get_ns();
 	u64 unused, late, us = 0;
 	bool retx = false;
 	u32 ev;
@@ -312,4 +321,10 @@ void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	rxe_cc_count_events(rxe, ev);
 	if (us)
 		atomic64_add(us, &rxe->stats_counters[RXE_CNT_CC_PACER_UNUSED_US]);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_sent_at);
+
+void rxe_cc_sent_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	rxe_cc_sent_at(qp, pkt, ktime_get_ns());
 }

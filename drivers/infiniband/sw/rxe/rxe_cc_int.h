@@ -159,4 +159,18 @@ u64 rxe_cc_stat_value(struct rxe_dev *rxe, unsigned int i);
 int rxe_cc_nl_init(void);
 void rxe_cc_nl_exit(void);
 
+/* ---- static without KUnit; reachable by rxe_cc_kunit.ko --------------------- */
+
+#if IS_ENABLED(CONFIG_KUNIT)
+struct ctl_table;
+
+int rxe_cc_proc_available(const struct ctl_table *table, int write,
+			  void *buffer, size_t *lenp, loff_t *ppos);
+extern const struct nla_policy rxe_cc_policy[];
+int rxe_cc_dev_req_parse(struct nlattr **a, struct rxe_cc_dev_req *req,
+			 struct netlink_ext_ack *extack);
+bool rxe_cc_hold_at(struct rxe_qp *qp, bool resp, u64 now);
+void rxe_cc_sent_at(struct rxe_qp *qp, struct rxe_pkt_info *pkt, u64 now);
+#endif
+
 #endif /* RXE_CC_INT_H */

@@ -4,6 +4,7 @@
  * (include/uapi/rdma/rxe_cc.h describes the commands).
  */
 
+#include <kunit/visibility.h>
 #include <linux/list.h>
 #include <net/genetlink.h>
 #include <rdma/ib_verbs.h>
@@ -21,7 +22,7 @@
 
 static struct genl_family rxe_cc_family;
 
-static const struct nla_policy rxe_cc_policy[RXE_CC_A_MAX + 1] = {
+VISIBLE_IF_KUNIT const struct nla_policy rxe_cc_policy[RXE_CC_A_MAX + 1] = {
 	[RXE_CC_A_DEV_NAME] = { .type = NLA_NUL_STRING,
 				.len = IB_DEVICE_NAME_MAX - 1 },
 	[RXE_CC_A_ALGO] = { .type = NLA_NUL_STRING,
@@ -36,6 +37,7 @@ static const struct nla_policy rxe_cc_policy[RXE_CC_A_MAX + 1] = {
 	[RXE_CC_A_QPN] = { .type = NLA_U32 },
 	[RXE_CC_A_DSCP_PRIO] = NLA_POLICY_EXACT_LEN(RXE_CC_DSCPS),
 };
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_policy);
 
 /* The rxe device named in the request, with a reference, or an ERR_PTR. */
 static struct rxe_dev *rxe_cc_get_dev(struct genl_info *info)
@@ -62,14 +64,15 @@ static struct rxe_dev *rxe_cc_get_dev(struct genl_info *info)
  * The algorithm named by RXE_CC_A_ALGO, referenced (rxe_cc_algo_put());
  * -ENOENT with a message if it is not registered.
  */
-static int rxe_cc_get_algo(struct genl_info *info,
+static int rxe_cc_get_algo(struct nlattr **attrs,
+			   struct netlink_ext_ack *extack,
 			   const struct rxe_cc_ops **ops)
 {
-	struct nlattr *attr = info->attrs[RXE_CC_A_ALGO];
+	struct nlattr *attr = attrs[RXE_CC_A_ALGO];
 
 	if (!rxe_cc_algo_get(nla_data(attr), ops))
 		return 0;
-	NL_SET_ERR_MSG_ATTR_FMT(info->extack, attr,
+	NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
 				"unknown algorithm %s (see cc_available)",
 				(char *)nla_data(attr));
 	return -ENOENT;
@@ -272,7 +275,7 @@ static int rxe_cc_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	if (info->attrs[RXE_CC_A_ALGO]) {
-		err = rxe_cc_get_algo(info, &pick);
+		err = rxe_cc_get_algo(info->attrs, info->extack, &pick);
 		if (err)
 			return err;
 		has_pick = true;
@@ -327,63 +330,70 @@ static int rxe_cc_dev_get_dumpit(struct sk_buff *msg,
 	return rxe_cc_dump_devs(msg, cb, rxe_cc_dump_dev);
 }
 
-static int rxe_cc_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * rxe_cc_dev_req_parse - check a DEV_SET request's attributes
+ * @a: the attributes, checked against rxe_cc_policy
+ * @req: filled in; req->algo holds a reference (rxe_cc_algo_put()) even
+ *	 on error
+ * @extack: where to say what is wrong
+ *
+ * Return: 0, or a negative errno for a value out of range or an unknown
+ * algorithm.
+ */
+VISIBLE_IF_KUNIT int rxe_cc_dev_req_parse(struct nlattr **a,
+					  struct rxe_cc_dev_req *req,
+					  struct netlink_ext_ack *extack)
 {
-	struct rxe_cc_dev_req req = {};
-	struct nlattr **a = info->attrs;
-	struct rxe_dev *rxe;
 	int err;
 
+	memset(req, 0, sizeof(*req));
 	if (a[RXE_CC_A_ALGO]) {
-		err = rxe_cc_get_algo(info, &req.algo);
+		err = rxe_cc_get_algo(a, extack, &req->algo);
 		if (err)
 			return err;
-		req.has_algo = true;
+		req->has_algo = true;
 	}
-	req.params = a[RXE_CC_A_PARAMS];
+	req->params = a[RXE_CC_A_PARAMS];
 	if (a[RXE_CC_A_LINE_RATE]) {
-		req.line_rate_bps = nla_get_u64(a[RXE_CC_A_LINE_RATE]);
-		if (req.line_rate_bps &&
-		    (req.line_rate_bps < RXE_CC_LINE_RATE_MIN ||
-		     req.line_rate_bps > RXE_CC_LINE_RATE_MAX)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[RXE_CC_A_LINE_RATE],
+		req->line_rate_bps = nla_get_u64(a[RXE_CC_A_LINE_RATE]);
+		if (req->line_rate_bps &&
+		    (req->line_rate_bps < RXE_CC_LINE_RATE_MIN ||
+		     req->line_rate_bps > RXE_CC_LINE_RATE_MAX)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[RXE_CC_A_LINE_RATE],
 					    "line rate must be 0 (netdev speed) or 1 Mbit/s to 800 Gbit/s");
-			err = -ERANGE;
-			goto out;
+			return -ERANGE;
 		}
-		req.has_line_rate = true;
+		req->has_line_rate = true;
 	}
 	if (a[RXE_CC_A_BASE_RTT_NS]) {
-		req.base_rtt_ns = nla_get_u64(a[RXE_CC_A_BASE_RTT_NS]);
-		if (req.base_rtt_ns > RXE_CC_BASE_RTT_MAX) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[RXE_CC_A_BASE_RTT_NS],
+		req->base_rtt_ns = nla_get_u64(a[RXE_CC_A_BASE_RTT_NS]);
+		if (req->base_rtt_ns > RXE_CC_BASE_RTT_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a[RXE_CC_A_BASE_RTT_NS],
 					    "base RTT must be at most 10 s");
-			err = -ERANGE;
-			goto out;
+			return -ERANGE;
 		}
-		req.has_base_rtt = true;
+		req->has_base_rtt = true;
 	}
 	if (a[RXE_CC_A_ECN]) {
-		req.ecn = nla_get_u8(a[RXE_CC_A_ECN]);
-		req.has_ecn = true;
+		req->ecn = nla_get_u8(a[RXE_CC_A_ECN]);
+		req->has_ecn = true;
 	}
 	if (a[RXE_CC_A_ACK_EVERY]) {
-		req.ack_every = nla_get_u32(a[RXE_CC_A_ACK_EVERY]);
-		req.has_ack_every = true;
+		req->ack_every = nla_get_u32(a[RXE_CC_A_ACK_EVERY]);
+		req->has_ack_every = true;
 	}
 	if (a[RXE_CC_A_CNP_DSCP]) {
-		req.cnp_dscp = nla_get_u8(a[RXE_CC_A_CNP_DSCP]);
-		req.has_cnp_dscp = true;
+		req->cnp_dscp = nla_get_u8(a[RXE_CC_A_CNP_DSCP]);
+		req->has_cnp_dscp = true;
 	}
 	if (a[RXE_CC_A_ACK_DSCP]) {
-		req.ack_dscp = nla_get_u8(a[RXE_CC_A_ACK_DSCP]);
-		if (req.ack_dscp > 63 && req.ack_dscp != RXE_CC_DSCP_OWN) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[RXE_CC_A_ACK_DSCP],
+		req->ack_dscp = nla_get_u8(a[RXE_CC_A_ACK_DSCP]);
+		if (req->ack_dscp > 63 && req->ack_dscp != RXE_CC_DSCP_OWN) {
+			NL_SET_ERR_MSG_ATTR(extack, a[RXE_CC_A_ACK_DSCP],
 					    "ACK DSCP must be 0..63, or 255 for the QP's own");
-			err = -ERANGE;
-			goto out;
+			return -ERANGE;
 		}
-		req.has_ack_dscp = true;
+		req->has_ack_dscp = true;
 	}
 	if (a[RXE_CC_A_DSCP_PRIO]) {
 		const u8 *prio = nla_data(a[RXE_CC_A_DSCP_PRIO]);
@@ -391,17 +401,28 @@ static int rxe_cc_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 		for (d = 0; d < RXE_CC_DSCPS; d++) {
 			if (prio[d] > 7) {
-				NL_SET_ERR_MSG_ATTR_FMT(info->extack,
+				NL_SET_ERR_MSG_ATTR_FMT(extack,
 							a[RXE_CC_A_DSCP_PRIO],
 							"DSCP %u maps to priority %u, above 7",
 							d, prio[d]);
-				err = -ERANGE;
-				goto out;
+				return -ERANGE;
 			}
 		}
-		req.dscp_prio = prio;
+		req->dscp_prio = prio;
 	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_dev_req_parse);
 
+static int rxe_cc_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rxe_cc_dev_req req;
+	struct rxe_dev *rxe;
+	int err;
+
+	err = rxe_cc_dev_req_parse(info->attrs, &req, info->extack);
+	if (err)
+		goto out;
 	rxe = rxe_cc_get_dev(info);
 	if (IS_ERR(rxe)) {
 		err = PTR_ERR(rxe);
@@ -574,7 +595,7 @@ static int rxe_cc_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, RXE_CC_A_ALGO))
 		return -EINVAL;
-	err = rxe_cc_get_algo(info, &ops);
+	err = rxe_cc_get_algo(info->attrs, info->extack, &ops);
 	if (err)
 		return err;
 	rxe = rxe_cc_get_dev(info);

@@ -10,6 +10,7 @@
  * data sender and data for the QP as a notification point.
  */
 
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <rdma/rxe_cc.h>
@@ -216,6 +217,7 @@ void rxe_cc_qp_init(struct rxe_qp *qp)
 	cc->active = true;
 	rxe_pfc_qp_init(qp);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_qp_init);
 
 /* Can the QP run congestion control? Connected QPs: RC and UC. */
 static bool rxe_cc_qp_capable(struct rxe_qp *qp)
@@ -436,6 +438,7 @@ void rxe_cc_qp_cleanup(struct rxe_qp *qp)
 {
 	rxe_cc_qp_stop(qp, true);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_qp_cleanup);
 
 /**
  * rxe_cc_qp_set - switch a QP's algorithm or parameters (netlink)
@@ -491,6 +494,7 @@ out:
 	kfree(qc);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_qp_set);
 
 void rxe_cc_qp_snapshot(struct rxe_qp *qp, struct rxe_cc_qp_info *info)
 {
@@ -514,6 +518,7 @@ void rxe_cc_qp_snapshot(struct rxe_qp *qp, struct rxe_cc_qp_info *info)
 	info->acked_bytes = READ_ONCE(cc->inflight.acked_bytes);
 	spin_unlock_bh(&cc->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_qp_snapshot);
 
 /* ---- the QP as a data receiver and as a CNP receiver ------------------------ */
 
@@ -605,3 +610,4 @@ out:
 	kfree_skb(skb);
 	ib_device_put(&rxe->ib_dev);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_rcv_cnp);

@@ -7,6 +7,7 @@
  * and their construction.
  */
 
+#include <kunit/visibility.h>
 #include <net/inet_ecn.h>
 #include <net/ipv6.h>
 
@@ -128,6 +129,7 @@ bool rxe_cc_cnp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
 	       qp_state(qp) == IB_QPS_RTS && rxe_cc_from_peer(qp, skb) &&
 	       !rxe_icrc_check(skb, pkt);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_cnp_valid);
 
 /**
  * rxe_cc_send_cnp - build and send a RoCEv2 CNP to the QP's peer

@@ -19,6 +19,7 @@
  * Frame formats: Documentation/rxe-cc/user-guide.rst, "Honouring PFC PAUSE".
  */
 
+#include <kunit/visibility.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/moduleparam.h>
@@ -300,8 +301,9 @@ static void rxe_pfc_apply(struct rxe_dev *rxe, u8 prios, const u16 *quanta)
  * ETH_P_PAUSE frames received on the device's netdev (NET_RX softirq). The
  * skb may be shared with taps: it is only read, and always consumed.
  */
-static int rxe_pfc_rcv(struct sk_buff *skb, struct net_device *ndev,
-		       struct packet_type *pt, struct net_device *orig_dev)
+VISIBLE_IF_KUNIT int rxe_pfc_rcv(struct sk_buff *skb, struct net_device *ndev,
+				 struct packet_type *pt,
+				 struct net_device *orig_dev)
 {
 	struct rxe_dev *rxe = container_of(pt, struct rxe_dev, pfc.pt);
 	u16 quanta[RXE_PFC_PRIOS] = {};
@@ -358,6 +360,7 @@ ignore:
 	kfree_skb(skb);
 	return NET_RX_DROP;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_pfc_rcv);
 
 /* ---- devices --------------------------------------------------------------- */
 

@@ -77,4 +77,10 @@ void rxe_pfc_qp_init(struct rxe_qp *qp);
 bool rxe_pfc_hold(struct rxe_qp *qp, u64 now, u64 *until);
 void rxe_pfc_qp_stop(struct rxe_qp *qp);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* static without KUnit; reachable by rxe_cc_kunit.ko */
+int rxe_pfc_rcv(struct sk_buff *skb, struct net_device *ndev,
+		struct packet_type *pt, struct net_device *orig_dev);
+#endif
+
 #endif /* RXE_PFC_H */

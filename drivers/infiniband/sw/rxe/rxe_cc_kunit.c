@@ -1,0 +1,1738 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * rxe-cc: KUnit tests of the congestion control framework, for the code
+ * the userspace unit tests cannot reach: netlink request checks and the
+ * all-or-nothing device and QP settings, the algorithm registry, the
+ * transmit gate driven by a clock of the test's own, and the checks of
+ * received CNPs and PAUSE frames.
+ *
+ * The tests run on devices and QPs of their own, set up only as far as the
+ * framework reads them: nothing is registered with the RDMA core and no
+ * packet is sent.
+ */
+
+#include <crypto/hash.h>
+#include <kunit/test.h>
+#include <linux/crc32.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <net/netlink.h>
+#include <rdma/rxe_cc.h>
+
+#include "rxe.h"
+#include "rxe_cc_int.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define KT_LINE_RATE	(10ULL * 1000 * 1000 * 1000)
+#define KT_MTU		1024
+#define KT_QPN		17
+#define KT_PEER		cpu_to_be32(0x0a000002)	/* 10.0.0.2 */
+#define KT_SELF		cpu_to_be32(0x0a000001)	/* 10.0.0.1 */
+
+/* ---- a test algorithm ------------------------------------------------------ */
+
+enum { KT_RATE, KT_WINDOW, KT_LO, KT_HI, KT_SCALED, KT_NUM };
+
+static const struct rxe_cc_param_desc kt_params[KT_NUM] = {
+	[KT_RATE] = { "rate_kbps", "pacing rate, at most the line rate",
+		      RXE_CC_UNIT_KBPS, 0, 0, 1U << 31 },
+	[KT_WINDOW] = { "window_bytes", "window, 0 = none",
+			RXE_CC_UNIT_BYTES, 0, 0, 1U << 30 },
+	[KT_LO] = { "lo", "at most hi", RXE_CC_UNIT_NONE, 1, 0, 100 },
+	[KT_HI] = { "hi", "at least lo", RXE_CC_UNIT_NONE, 10, 0, 100 },
+	[KT_SCALED] = { "scaled", "the line rate in Mbit/s by default",
+			RXE_CC_UNIT_NONE, 7, 1, 1000000 },
+};
+
+static const struct rxe_cc_state_desc kt_state[] = {
+	{ "cnps", RXE_CC_UNIT_NONE },
+};
+
+struct kt_cfg {
+	u32 p[KT_NUM];
+};
+
+struct kt_priv {
+	u32 cnps;
+	u8 cnp_dscp;
+	u32 pauses;
+	bool paused;
+};
+
+static void kt_defaults(u32 *p, const struct rxe_cc_link *link)
+{
+	p[KT_SCALED] = clamp_t(u64, div_u64(link->rate_bps, 1000000), 1,
+			       1000000);
+}
+
+static int kt_setup(void *cfgp, const u32 *p, const struct rxe_cc_link *link,
+		    const char **msg)
+{
+	struct kt_cfg *c = cfgp;
+
+	if (p[KT_LO] > p[KT_HI]) {
+		*msg = "lo above hi";
+		return -EINVAL;
+	}
+	if ((u64)p[KT_RATE] * 1000 > link->rate_bps) {
+		*msg = "rate above the line rate";
+		return -EINVAL;
+	}
+	memcpy(c->p, p, sizeof(c->p));
+	return 0;
+}
+
+static void kt_on_timer(struct rxe_cc_ctx *cc, u64 now)
+{
+	const struct kt_cfg *c = cc->cfg;
+
+	cc->out.rate_bps = (u64)c->p[KT_RATE] * 1000;
+	cc->out.window_bytes = c->p[KT_WINDOW];
+}
+
+static void kt_on_feedback(struct rxe_cc_ctx *cc, enum rxe_cc_fb_kind kind,
+			   const union rxe_cc_fb *fb, u64 now)
+{
+	struct kt_priv *s = cc->priv;
+
+	if (kind == RXE_CC_FB_CNP) {
+		s->cnps++;
+		s->cnp_dscp = fb->cnp.dscp;
+	} else if (kind == RXE_CC_FB_PAUSE) {
+		s->pauses++;
+		s->paused = fb->pause.paused;
+	}
+}
+
+static void kt_get_state(const struct rxe_cc_ctx *cc, u64 now, u64 *vals)
+{
+	const struct kt_priv *s = cc->priv;
+
+	vals[0] = s->cnps;
+}
+
+static struct rxe_cc_ops kt_ops = {
+	.name = "kunit_cc",
+	.wire = RXE_CC_WIRE_CNP_RX,
+	.priv_size = sizeof(struct kt_priv),
+	.cfg_size = sizeof(struct kt_cfg),
+	.params = kt_params,
+	.n_params = KT_NUM,
+	.state = kt_state,
+	.n_state = ARRAY_SIZE(kt_state),
+	.defaults = kt_defaults,
+	.setup = kt_setup,
+	.init = kt_on_timer,
+	.on_timer = kt_on_timer,
+	.on_feedback = kt_on_feedback,
+	.get_state = kt_get_state,
+};
+
+static struct kt_priv *kt_priv(struct rxe_qp *qp)
+{
+	return qp->cc.ctx.priv;
+}
+
+/* ---- devices and QPs of the tests ------------------------------------------- */
+
+struct kt_env {
+	struct rxe_dev *rxe;
+	struct rxe_qp *qp;
+	const struct rxe_cc_ops *ops;	/* kt_ops, referenced */
+};
+
+static struct rxe_dev *kt_dev_new(struct kunit *test)
+{
+	struct rxe_dev *rxe = kzalloc(sizeof(*rxe), GFP_KERNEL);
+	struct rxe_cc_dev *cd;
+
+	KUNIT_ASSERT_NOT_NULL(test, rxe);
+	cd = &rxe->cc;
+	INIT_LIST_HEAD(&cd->node);	/* on no device list */
+	mutex_init(&cd->lock);
+	INIT_LIST_HEAD(&cd->params);
+	cd->netdev_rate_bps = KT_LINE_RATE;
+	cd->ecn = true;
+	cd->cnp_dscp = 48;
+	cd->ack_dscp = RXE_CC_DSCP_OWN;
+	spin_lock_init(&rxe->pfc.lock);
+	rxe->pfc.rate_bps = KT_LINE_RATE;
+	rxe->port.mtu_cap = KT_MTU;
+	rxe->ib_dev.dev.init_name = "rxe_kunit";
+	refcount_set(&rxe->ib_dev.refcount, 1);
+	init_completion(&rxe->ib_dev.unreg_completion);
+	xa_init_flags(&rxe->qp_pool.xa, XA_FLAGS_ALLOC);
+	return rxe;
+}
+
+static s64 kt_counter(struct rxe_dev *rxe, enum rxe_counters c)
+{
+	return atomic64_read(&rxe->stats_counters[c]);
+}
+
+static void kt_dev_free(struct rxe_dev *rxe)
+{
+	rxe_cc_dev_cleanup(rxe);
+	xa_destroy(&rxe->qp_pool.xa);
+	if (rxe->tfm)
+		crypto_free_shash(rxe->tfm);
+	kfree(rxe);
+}
+
+static struct rxe_qp *kt_qp_new(struct kunit *test, struct rxe_dev *rxe,
+				enum ib_qp_type type)
+{
+	struct rxe_qp *qp = kzalloc(sizeof(*qp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	qp->ibqp.device = &rxe->ib_dev;
+	qp->ibqp.qp_type = type;
+	qp->ibqp.qp_num = KT_QPN;
+	qp->elem.obj = qp;
+	qp->elem.index = KT_QPN;
+	/* one reference that the tests never drop: the QP is never freed */
+	kref_init(&qp->elem.ref_cnt);
+	spin_lock_init(&qp->state_lock);
+	qp->attr.qp_state = IB_QPS_RTS;
+	qp->mtu = KT_MTU;
+	qp->pri_av.network_type = RXE_NETWORK_TYPE_IPV4;
+	qp->pri_av.dgid_addr._sockaddr_in.sin_addr.s_addr = KT_PEER;
+	rxe_cc_qp_init(qp);
+	return qp;
+}
+
+static void kt_qp_free(struct rxe_qp *qp)
+{
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
+
+	xa_erase(&rxe->qp_pool.xa, qp->elem.index);
+	rxe_cc_qp_cleanup(qp);
+	kfree(qp);
+}
+
+static int kt_env_init(struct kunit *test)
+{
+	struct kt_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	test->priv = env;
+	KUNIT_ASSERT_EQ(test, rxe_cc_algo_get(kt_ops.name, &env->ops), 0);
+	env->rxe = kt_dev_new(test);
+	env->qp = kt_qp_new(test, env->rxe, IB_QPT_RC);
+	return 0;
+}
+
+static void kt_env_exit(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+
+	if (env->qp)
+		kt_qp_free(env->qp);
+	if (env->rxe)
+		kt_dev_free(env->rxe);
+	rxe_cc_algo_put(env->ops);
+}
+
+static int kt_suite_init(struct kunit_suite *suite)
+{
+	return rxe_cc_register(&kt_ops);
+}
+
+static void kt_suite_exit(struct kunit_suite *suite)
+{
+	rxe_cc_unregister(&kt_ops);
+}
+
+/* ---- netlink messages ------------------------------------------------------- */
+
+static void kt_free_skb(void *skb)
+{
+	kfree_skb(skb);
+}
+
+/* An empty attribute buffer, freed with the test. */
+static struct sk_buff *kt_msg(struct kunit *test)
+{
+	struct sk_buff *skb = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_free_skb,
+							skb), 0);
+	return skb;
+}
+
+/*
+ * A u64 attribute as userspace puts it: the family takes no RXE_CC_A_PAD
+ * in requests.
+ */
+static int kt_put_u64(struct sk_buff *skb, int type, u64 val)
+{
+	return nla_put(skb, type, sizeof(val), &val);
+}
+
+/* Add a parameter NAME=VAL to an open PARAMS nest. */
+static void kt_put_param(struct kunit *test, struct sk_buff *skb,
+			 const char *name, u32 val)
+{
+	struct nlattr *p = nla_nest_start(skb, RXE_CC_A_PARAM);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, nla_put_string(skb, RXE_CC_A_P_NAME, name), 0);
+	KUNIT_ASSERT_EQ(test, nla_put_u32(skb, RXE_CC_A_P_VALUE, val), 0);
+	nla_nest_end(skb, p);
+}
+
+/* A PARAMS nest with one or two parameters (@name2 may be NULL). */
+static struct nlattr *kt_params_nest(struct kunit *test, struct sk_buff *skb,
+				     const char *name1, u32 val1,
+				     const char *name2, u32 val2)
+{
+	struct nlattr *nest = nla_nest_start(skb, RXE_CC_A_PARAMS);
+
+	KUNIT_ASSERT_NOT_NULL(test, nest);
+	kt_put_param(test, skb, name1, val1);
+	if (name2)
+		kt_put_param(test, skb, name2, val2);
+	nla_nest_end(skb, nest);
+	return nest;
+}
+
+/* Parse a request the way the generic netlink core does for the family. */
+static int kt_parse(struct sk_buff *skb, struct nlattr **tb,
+		    struct netlink_ext_ack *extack)
+{
+	return nla_parse(tb, RXE_CC_A_MAX, (struct nlattr *)skb->data,
+			 skb->len, rxe_cc_policy, extack);
+}
+
+/* DEV_SET of the attributes in @skb on @rxe, as rxe_cc_dev_set_doit(). */
+static int kt_dev_set(struct kunit *test, struct rxe_dev *rxe,
+		      struct sk_buff *skb, struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[RXE_CC_A_MAX + 1];
+	struct rxe_cc_dev_req req;
+	int err;
+
+	err = kt_parse(skb, tb, extack);
+	if (err)
+		return err;
+	err = rxe_cc_dev_req_parse(tb, &req, extack);
+	if (!err)
+		err = rxe_cc_dev_set(rxe, &req, extack);
+	rxe_cc_algo_put(req.algo);
+	return err;
+}
+
+/* ==== suite rxe_cc_dev_set: attribute checks and all-or-nothing DEV_SET ===== */
+
+struct kt_dev_snap {
+	struct rxe_cc_dev_conf conf;
+	u32 params[RXE_CC_MAX_PARAMS];
+	u32 user;
+};
+
+static void kt_dev_snap(struct kunit *test, struct rxe_dev *rxe,
+			const struct rxe_cc_ops *ops, struct kt_dev_snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	rxe_cc_dev_get_conf(rxe, &s->conf);
+	rxe_cc_algo_put(s->conf.algo);
+	KUNIT_ASSERT_EQ(test, rxe_cc_dev_get_params(rxe, ops, s->params,
+						    &s->user), 0);
+}
+
+static void kt_expect_same_dev(struct kunit *test, const struct kt_dev_snap *a,
+			       const struct kt_dev_snap *b)
+{
+	KUNIT_EXPECT_PTR_EQ(test, a->conf.algo, b->conf.algo);
+	KUNIT_EXPECT_EQ(test, a->conf.line_rate_bps, b->conf.line_rate_bps);
+	KUNIT_EXPECT_EQ(test, a->conf.eff_rate_bps, b->conf.eff_rate_bps);
+	KUNIT_EXPECT_EQ(test, a->conf.base_rtt_ns, b->conf.base_rtt_ns);
+	KUNIT_EXPECT_EQ(test, a->conf.ecn, b->conf.ecn);
+	KUNIT_EXPECT_EQ(test, a->conf.ack_every, b->conf.ack_every);
+	KUNIT_EXPECT_EQ(test, a->conf.cnp_dscp, b->conf.cnp_dscp);
+	KUNIT_EXPECT_EQ(test, a->conf.ack_dscp, b->conf.ack_dscp);
+	KUNIT_EXPECT_MEMEQ(test, a->conf.dscp_prio, b->conf.dscp_prio,
+			   RXE_PFC_DSCPS);
+	KUNIT_EXPECT_MEMEQ(test, a->params, b->params, sizeof(a->params));
+	KUNIT_EXPECT_EQ(test, a->user, b->user);
+}
+
+/* The family's policy refuses out-of-range values before any handler. */
+static void dev_set_policy_ranges(struct kunit *test)
+{
+	struct nlattr *tb[RXE_CC_A_MAX + 1];
+	u8 prio[RXE_CC_DSCPS + 1] = {};
+	struct sk_buff *skb;
+
+	skb = kt_msg(test);
+	nla_put_u8(skb, RXE_CC_A_ECN, 2);
+	KUNIT_EXPECT_LT(test, kt_parse(skb, tb, NULL), 0);
+
+	skb = kt_msg(test);
+	nla_put_u8(skb, RXE_CC_A_CNP_DSCP, 64);
+	KUNIT_EXPECT_LT(test, kt_parse(skb, tb, NULL), 0);
+
+	skb = kt_msg(test);
+	nla_put_u32(skb, RXE_CC_A_ACK_EVERY, 1025);
+	KUNIT_EXPECT_LT(test, kt_parse(skb, tb, NULL), 0);
+
+	skb = kt_msg(test);
+	nla_put(skb, RXE_CC_A_DSCP_PRIO, RXE_CC_DSCPS - 1, prio);
+	KUNIT_EXPECT_LT(test, kt_parse(skb, tb, NULL), 0);
+
+	skb = kt_msg(test);
+	nla_put(skb, RXE_CC_A_DSCP_PRIO, RXE_CC_DSCPS + 1, prio);
+	KUNIT_EXPECT_LT(test, kt_parse(skb, tb, NULL), 0);
+
+	/* the limits themselves pass */
+	skb = kt_msg(test);
+	nla_put_u8(skb, RXE_CC_A_ECN, 1);
+	nla_put_u8(skb, RXE_CC_A_CNP_DSCP, 63);
+	nla_put_u32(skb, RXE_CC_A_ACK_EVERY, 1024);
+	nla_put(skb, RXE_CC_A_DSCP_PRIO, RXE_CC_DSCPS, prio);
+	KUNIT_EXPECT_EQ(test, kt_parse(skb, tb, NULL), 0);
+}
+
+/* Parse one u64 attribute through the policy and rxe_cc_dev_req_parse(). */
+static int kt_req_u64(struct kunit *test, int type, u64 val,
+		      struct rxe_cc_dev_req *req)
+{
+	struct netlink_ext_ack extack = {};
+	struct nlattr *tb[RXE_CC_A_MAX + 1];
+	struct sk_buff *skb = kt_msg(test);
+	int err;
+
+	KUNIT_ASSERT_EQ(test, kt_put_u64(skb, type, val), 0);
+	KUNIT_ASSERT_EQ(test, kt_parse(skb, tb, NULL), 0);
+	err = rxe_cc_dev_req_parse(tb, req, &extack);
+	rxe_cc_algo_put(req->algo);
+	if (err)
+		KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+	return err;
+}
+
+static int kt_req_u8(struct kunit *test, int type, u8 val,
+		     struct rxe_cc_dev_req *req)
+{
+	struct netlink_ext_ack extack = {};
+	struct nlattr *tb[RXE_CC_A_MAX + 1];
+	struct sk_buff *skb = kt_msg(test);
+	int err;
+
+	KUNIT_ASSERT_EQ(test, nla_put_u8(skb, type, val), 0);
+	KUNIT_ASSERT_EQ(test, kt_parse(skb, tb, NULL), 0);
+	err = rxe_cc_dev_req_parse(tb, req, &extack);
+	rxe_cc_algo_put(req->algo);
+	if (err)
+		KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+	return err;
+}
+
+static void dev_set_line_rate_range(struct kunit *test)
+{
+	const u64 mbit = 1000ULL * 1000, gbit = 1000 * mbit;
+	struct rxe_cc_dev_req req;
+
+	KUNIT_EXPECT_EQ(test, kt_req_u64(test, RXE_CC_A_LINE_RATE,
+					 mbit - 1, &req), -ERANGE);
+	KUNIT_EXPECT_FALSE(test, req.has_line_rate);
+	KUNIT_EXPECT_EQ(test, kt_req_u64(test, RXE_CC_A_LINE_RATE,
+					 800 * gbit + 1, &req), -ERANGE);
+	KUNIT_EXPECT_EQ(test, kt_req_u64(test, RXE_CC_A_LINE_RATE, U64_MAX,
+					 &req), -ERANGE);
+
+	KUNIT_EXPECT_EQ(test, kt_req_u64(test, RXE_CC_A_LINE_RATE, 0, &req),
+			0);
+	KUNIT_EXPECT_TRUE(test, req.has_line_rate);
+	KUNIT_EXPECT_EQ(test, req.line_rate_bps, 0);
+	KUNIT_EXPECT_EQ(test, kt_req_u64(test, RXE_CC_A_LINE_RATE, mbit, &req),
+			0);
+	KUNIT_EXPECT_EQ(test, req.line_rate_bps, mbit);
+	KUNIT_EXPECT_EQ(test, kt_req_u64(test, RXE_CC_A_LINE_RATE, 800 * gbit,
+					 &req), 0);
+}
+
+static void dev_set_base_rtt_range(struct kunit *test)
+{
+	struct rxe_cc_dev_req req;
+
+	KUNIT_EXPECT_EQ(test, kt_req_u64(test, RXE_CC_A_BASE_RTT_NS,
+					 10 * NSEC_PER_SEC + 1, &req),
+			-ERANGE);
+	KUNIT_EXPECT_FALSE(test, req.has_base_rtt);
+	KUNIT_EXPECT_EQ(test, kt_req_u64(test, RXE_CC_A_BASE_RTT_NS, U64_MAX,
+					 &req), -ERANGE);
+	KUNIT_EXPECT_EQ(test, kt_req_u64(test, RXE_CC_A_BASE_RTT_NS,
+					 10 * NSEC_PER_SEC, &req), 0);
+	KUNIT_EXPECT_TRUE(test, req.has_base_rtt);
+	KUNIT_EXPECT_EQ(test, req.base_rtt_ns, 10 * NSEC_PER_SEC);
+}
+
+static void dev_set_ack_dscp_range(struct kunit *test)
+{
+	struct rxe_cc_dev_req req;
+
+	KUNIT_EXPECT_EQ(test, kt_req_u8(test, RXE_CC_A_ACK_DSCP, 64, &req),
+			-ERANGE);
+	KUNIT_EXPECT_FALSE(test, req.has_ack_dscp);
+	KUNIT_EXPECT_EQ(test, kt_req_u8(test, RXE_CC_A_ACK_DSCP, 254, &req),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, kt_req_u8(test, RXE_CC_A_ACK_DSCP, 63, &req), 0);
+	KUNIT_EXPECT_EQ(test, req.ack_dscp, 63);
+	KUNIT_EXPECT_EQ(test, kt_req_u8(test, RXE_CC_A_ACK_DSCP, 255, &req), 0);
+	KUNIT_EXPECT_TRUE(test, req.has_ack_dscp);
+}
+
+static void dev_set_dscp_prio_values(struct kunit *test)
+{
+	struct netlink_ext_ack extack = {};
+	struct nlattr *tb[RXE_CC_A_MAX + 1];
+	u8 prio[RXE_CC_DSCPS];
+	struct rxe_cc_dev_req req;
+	struct sk_buff *skb;
+
+	memset(prio, 7, sizeof(prio));
+	skb = kt_msg(test);
+	nla_put(skb, RXE_CC_A_DSCP_PRIO, sizeof(prio), prio);
+	KUNIT_ASSERT_EQ(test, kt_parse(skb, tb, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rxe_cc_dev_req_parse(tb, &req, &extack), 0);
+	KUNIT_EXPECT_NOT_NULL(test, req.dscp_prio);
+
+	prio[RXE_CC_DSCPS - 1] = 8;
+	skb = kt_msg(test);
+	nla_put(skb, RXE_CC_A_DSCP_PRIO, sizeof(prio), prio);
+	KUNIT_ASSERT_EQ(test, kt_parse(skb, tb, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rxe_cc_dev_req_parse(tb, &req, &extack),
+			-ERANGE);
+	KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+	KUNIT_EXPECT_NULL(test, req.dscp_prio);
+}
+
+static void dev_set_unknown_algo(struct kunit *test)
+{
+	struct netlink_ext_ack extack = {};
+	struct nlattr *tb[RXE_CC_A_MAX + 1];
+	struct rxe_cc_dev_req req;
+	struct sk_buff *skb = kt_msg(test);
+
+	nla_put_string(skb, RXE_CC_A_ALGO, "kunit_no_such");
+	KUNIT_ASSERT_EQ(test, kt_parse(skb, tb, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rxe_cc_dev_req_parse(tb, &req, &extack),
+			-ENOENT);
+	KUNIT_EXPECT_NULL(test, req.algo);
+	KUNIT_EXPECT_FALSE(test, req.has_algo);
+	KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+}
+
+/*
+ * A DEV_SET that fails anywhere changes nothing, also the fields of the
+ * same request that were valid.
+ */
+static void dev_set_refused_changes_nothing(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	struct netlink_ext_ack extack;
+	struct kt_dev_snap before, after;
+	struct nlattr *nest, *p;
+	struct sk_buff *skb;
+	u8 prio[RXE_CC_DSCPS] = {};
+	int i;
+
+	/* a user value to keep: rate_kbps 5 Gbit/s */
+	skb = kt_msg(test);
+	nla_put_string(skb, RXE_CC_A_ALGO, kt_ops.name);
+	kt_params_nest(test, skb, "rate_kbps", 5000000, NULL, 0);
+	KUNIT_ASSERT_EQ(test, kt_dev_set(test, rxe, skb, NULL), 0);
+	kt_dev_snap(test, rxe, env->ops, &before);
+	KUNIT_ASSERT_PTR_EQ(test, before.conf.algo, env->ops);
+	KUNIT_ASSERT_EQ(test, before.params[KT_RATE], 5000000);
+
+	for (i = 0; i < 10; i++) {
+		skb = kt_msg(test);
+		/* valid changes that must not be applied */
+		nla_put_u8(skb, RXE_CC_A_ECN, 0);
+		nla_put_u8(skb, RXE_CC_A_CNP_DSCP, 10);
+		nla_put_u32(skb, RXE_CC_A_ACK_EVERY, 3);
+		memset(prio, 5, sizeof(prio));
+		nla_put(skb, RXE_CC_A_DSCP_PRIO, sizeof(prio), prio);
+		switch (i) {
+		case 0:	/* an ACK DSCP out of range */
+			nla_put_u8(skb, RXE_CC_A_ACK_DSCP, 64);
+			break;
+		case 1:	/* a line rate out of range */
+			kt_put_u64(skb, RXE_CC_A_LINE_RATE, 999999);
+			break;
+		case 2:	/* one parameter of two out of range */
+			kt_params_nest(test, skb, "lo", 2, "hi", 101);
+			break;
+		case 3:	/* parameters that do not compile together */
+			kt_params_nest(test, skb, "lo", 50, "hi", 20);
+			break;
+		case 4:	/* a line rate the user's rate_kbps exceeds */
+			kt_put_u64(skb, RXE_CC_A_LINE_RATE,
+				   1000ULL * 1000 * 1000);
+			break;
+		case 5:	/* an unknown parameter after a good one */
+			kt_params_nest(test, skb, "lo", 2, "kunit_nope", 1);
+			break;
+		case 6:	/* parameters for none */
+			nla_put_string(skb, RXE_CC_A_ALGO, "none");
+			kt_params_nest(test, skb, "lo", 2, NULL, 0);
+			break;
+		case 7:	/* PARAMS holding something else than a PARAM */
+			nest = nla_nest_start(skb, RXE_CC_A_PARAMS);
+			kt_put_param(test, skb, "lo", 2);
+			nla_put_u32(skb, RXE_CC_A_QPN, 1);
+			nla_nest_end(skb, nest);
+			break;
+		case 8:	/* a PARAM without its value */
+			nest = nla_nest_start(skb, RXE_CC_A_PARAMS);
+			kt_put_param(test, skb, "lo", 2);
+			p = nla_nest_start(skb, RXE_CC_A_PARAM);
+			nla_put_string(skb, RXE_CC_A_P_NAME, "hi");
+			nla_nest_end(skb, p);
+			nla_nest_end(skb, nest);
+			break;
+		case 9:	/* bytes after the last parameter */
+			nest = nla_nest_start(skb, RXE_CC_A_PARAMS);
+			kt_put_param(test, skb, "lo", 2);
+			skb_put_zero(skb, NLA_HDRLEN);
+			nla_nest_end(skb, nest);
+			break;
+		}
+		memset(&extack, 0, sizeof(extack));
+		KUNIT_EXPECT_LT_MSG(test, kt_dev_set(test, rxe, skb, &extack),
+				    0, "bad request %d accepted", i);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, extack._msg,
+					  "request %d: no message", i);
+		kt_dev_snap(test, rxe, env->ops, &after);
+		kt_expect_same_dev(test, &before, &after);
+	}
+
+	/* the control: the same valid changes alone are applied */
+	skb = kt_msg(test);
+	nla_put_u8(skb, RXE_CC_A_ECN, 0);
+	nla_put_u8(skb, RXE_CC_A_ACK_DSCP, 63);
+	kt_params_nest(test, skb, "lo", 2, "hi", 100);
+	KUNIT_EXPECT_EQ(test, kt_dev_set(test, rxe, skb, NULL), 0);
+	kt_dev_snap(test, rxe, env->ops, &after);
+	KUNIT_EXPECT_FALSE(test, after.conf.ecn);
+	KUNIT_EXPECT_EQ(test, after.conf.ack_dscp, 63);
+	KUNIT_EXPECT_EQ(test, after.params[KT_LO], 2);
+	KUNIT_EXPECT_EQ(test, after.params[KT_HI], 100);
+	KUNIT_EXPECT_EQ(test, after.params[KT_RATE], 5000000);
+	KUNIT_EXPECT_EQ(test, after.user,
+			BIT(KT_RATE) | BIT(KT_LO) | BIT(KT_HI));
+}
+
+/* A new line rate rescales the values nobody set and keeps the others. */
+static void dev_set_relink_rescales_defaults(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct kt_dev_snap s;
+	struct sk_buff *skb;
+
+	kt_dev_snap(test, env->rxe, env->ops, &s);
+	KUNIT_EXPECT_EQ(test, s.params[KT_SCALED], 10000);
+
+	skb = kt_msg(test);
+	kt_params_nest(test, skb, "lo", 3, NULL, 0);
+	nla_put_string(skb, RXE_CC_A_ALGO, kt_ops.name);
+	kt_put_u64(skb, RXE_CC_A_LINE_RATE, 2500ULL * 1000 * 1000);
+	KUNIT_ASSERT_EQ(test, kt_dev_set(test, env->rxe, skb, NULL), 0);
+	kt_dev_snap(test, env->rxe, env->ops, &s);
+	KUNIT_EXPECT_EQ(test, s.conf.eff_rate_bps, 2500ULL * 1000 * 1000);
+	KUNIT_EXPECT_EQ(test, s.params[KT_SCALED], 2500);
+	KUNIT_EXPECT_EQ(test, s.params[KT_LO], 3);
+	KUNIT_EXPECT_EQ(test, s.user, BIT(KT_LO));
+
+	/* back to the netdev's speed */
+	skb = kt_msg(test);
+	kt_put_u64(skb, RXE_CC_A_LINE_RATE, 0);
+	KUNIT_ASSERT_EQ(test, kt_dev_set(test, env->rxe, skb, NULL), 0);
+	kt_dev_snap(test, env->rxe, env->ops, &s);
+	KUNIT_EXPECT_EQ(test, s.conf.eff_rate_bps, KT_LINE_RATE);
+	KUNIT_EXPECT_EQ(test, s.params[KT_SCALED], 10000);
+	KUNIT_EXPECT_EQ(test, s.params[KT_LO], 3);
+}
+
+static struct kunit_case rxe_cc_dev_set_cases[] = {
+	KUNIT_CASE(dev_set_policy_ranges),
+	KUNIT_CASE(dev_set_line_rate_range),
+	KUNIT_CASE(dev_set_base_rtt_range),
+	KUNIT_CASE(dev_set_ack_dscp_range),
+	KUNIT_CASE(dev_set_dscp_prio_values),
+	KUNIT_CASE(dev_set_unknown_algo),
+	KUNIT_CASE(dev_set_refused_changes_nothing),
+	KUNIT_CASE(dev_set_relink_rescales_defaults),
+	{}
+};
+
+static struct kunit_suite rxe_cc_dev_set_suite = {
+	.name = "rxe_cc_dev_set",
+	.suite_init = kt_suite_init,
+	.suite_exit = kt_suite_exit,
+	.init = kt_env_init,
+	.exit = kt_env_exit,
+	.test_cases = rxe_cc_dev_set_cases,
+};
+
+/* ==== suite rxe_cc_qp_set: all-or-nothing QP_SET ============================== */
+
+struct kt_qp_snap {
+	const struct rxe_cc_ops *ops;
+	u32 params[RXE_CC_MAX_PARAMS];
+	u64 rate_bps;
+	u64 window_bytes;
+};
+
+static void kt_qp_snap(struct rxe_qp *qp, struct kt_qp_snap *s)
+{
+	struct rxe_cc_qp_info *qi = kzalloc(sizeof(*qi), GFP_KERNEL);
+
+	memset(s, 0, sizeof(*s));
+	if (!qi)
+		return;
+	rxe_cc_qp_snapshot(qp, qi);
+	rxe_cc_algo_put(qi->ops);
+	s->ops = qi->ops;
+	memcpy(s->params, qi->params, sizeof(s->params));
+	s->rate_bps = qi->rate_bps;
+	s->window_bytes = qi->window_bytes;
+	kfree(qi);
+}
+
+static void kt_expect_same_qp(struct kunit *test, const struct kt_qp_snap *a,
+			      const struct kt_qp_snap *b)
+{
+	KUNIT_EXPECT_PTR_EQ(test, a->ops, b->ops);
+	KUNIT_EXPECT_MEMEQ(test, a->params, b->params, sizeof(a->params));
+	KUNIT_EXPECT_EQ(test, a->rate_bps, b->rate_bps);
+	KUNIT_EXPECT_EQ(test, a->window_bytes, b->window_bytes);
+}
+
+/* The PARAMS nest of a fresh message: NAME1=VAL1[, NAME2=VAL2]. */
+static struct nlattr *kt_qp_params(struct kunit *test, const char *name1,
+				   u32 val1, const char *name2, u32 val2)
+{
+	return kt_params_nest(test, kt_msg(test), name1, val1, name2, val2);
+}
+
+static void qp_set_refused_changes_nothing(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	struct netlink_ext_ack extack = {};
+	struct kt_qp_snap before, after;
+	struct nlattr *bad[4];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(qp, env->ops,
+					    kt_qp_params(test, "rate_kbps",
+							 8000, "lo", 4),
+					    NULL), 0);
+	kt_qp_snap(qp, &before);
+	KUNIT_ASSERT_PTR_EQ(test, before.ops, env->ops);
+	KUNIT_ASSERT_EQ(test, before.params[KT_LO], 4);
+	KUNIT_ASSERT_EQ(test, before.rate_bps, 8000000);
+
+	bad[0] = kt_qp_params(test, "rate_kbps", 1000, "hi", 101);
+	bad[1] = kt_qp_params(test, "rate_kbps", 1000, "lo", 101);
+	bad[2] = kt_qp_params(test, "rate_kbps", 1000, "kunit_nope", 1);
+	/* in range, but not with each other */
+	bad[3] = kt_qp_params(test, "lo", 60, "hi", 50);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memset(&extack, 0, sizeof(extack));
+		KUNIT_EXPECT_LT_MSG(test, rxe_cc_qp_set(qp, env->ops, bad[i],
+							&extack),
+				    0, "bad parameters %d accepted", i);
+		KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+		kt_qp_snap(qp, &after);
+		kt_expect_same_qp(test, &before, &after);
+	}
+
+	/* none takes no parameters: the QP keeps its algorithm */
+	KUNIT_EXPECT_EQ(test, rxe_cc_qp_set(qp, NULL,
+					    kt_qp_params(test, "lo", 1, NULL,
+							 0),
+					    &extack), -EINVAL);
+	kt_qp_snap(qp, &after);
+	kt_expect_same_qp(test, &before, &after);
+
+	/* the control: the good parameter alone is taken */
+	KUNIT_EXPECT_EQ(test, rxe_cc_qp_set(qp, env->ops,
+					    kt_qp_params(test, "rate_kbps",
+							 1000, NULL, 0),
+					    NULL), 0);
+	kt_qp_snap(qp, &after);
+	KUNIT_EXPECT_EQ(test, after.params[KT_RATE], 1000);
+	KUNIT_EXPECT_EQ(test, after.rate_bps, 1000000);
+	/* a QP's set starts from the device's, not from its own last one */
+	KUNIT_EXPECT_EQ(test, after.params[KT_LO], kt_params[KT_LO].def);
+}
+
+/* A refused switch leaves a QP without an algorithm without one. */
+static void qp_set_refused_switch(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct kt_qp_snap s;
+
+	KUNIT_EXPECT_EQ(test, rxe_cc_qp_set(env->qp, env->ops,
+					    kt_qp_params(test, "hi", 1000,
+							 NULL, 0),
+					    NULL), -ERANGE);
+	kt_qp_snap(env->qp, &s);
+	KUNIT_EXPECT_NULL(test, s.ops);
+	KUNIT_EXPECT_NULL(test, READ_ONCE(env->qp->cc.ctx.ops));
+	KUNIT_EXPECT_FALSE(test, env->qp->cc.started);
+
+	KUNIT_EXPECT_EQ(test, rxe_cc_qp_set(env->qp, env->ops, NULL, NULL), 0);
+	kt_qp_snap(env->qp, &s);
+	KUNIT_EXPECT_PTR_EQ(test, s.ops, env->ops);
+	KUNIT_EXPECT_EQ(test, rxe_cc_qp_set(env->qp, NULL, NULL, NULL), 0);
+	kt_qp_snap(env->qp, &s);
+	KUNIT_EXPECT_NULL(test, s.ops);
+}
+
+static void qp_set_connected_only(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct netlink_ext_ack extack = {};
+	struct rxe_qp *ud = kt_qp_new(test, env->rxe, IB_QPT_UD);
+
+	KUNIT_EXPECT_EQ(test, rxe_cc_qp_set(ud, env->ops, NULL, &extack),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+	KUNIT_EXPECT_NULL(test, READ_ONCE(ud->cc.ctx.ops));
+	kt_qp_free(ud);
+}
+
+static struct kunit_case rxe_cc_qp_set_cases[] = {
+	KUNIT_CASE(qp_set_refused_changes_nothing),
+	KUNIT_CASE(qp_set_refused_switch),
+	KUNIT_CASE(qp_set_connected_only),
+	{}
+};
+
+static struct kunit_suite rxe_cc_qp_set_suite = {
+	.name = "rxe_cc_qp_set",
+	.suite_init = kt_suite_init,
+	.suite_exit = kt_suite_exit,
+	.init = kt_env_init,
+	.exit = kt_env_exit,
+	.test_cases = rxe_cc_qp_set_cases,
+};
+
+/* ==== suite rxe_cc_registry ================================================== */
+
+static struct rxe_cc_ops kt_reg_a = {
+	.name = "kunit_reg_a",
+	.params = kt_params,
+	.n_params = KT_NUM,
+	.cfg_size = sizeof(struct kt_cfg),
+	.setup = kt_setup,
+	.init = kt_on_timer,
+	.get_state = kt_get_state,
+};
+
+static struct rxe_cc_ops kt_reg_dup = {
+	.name = "kunit_reg_a",
+	.setup = kt_setup,
+	.init = kt_on_timer,
+	.get_state = kt_get_state,
+};
+
+static void kt_unregister(void *ops)
+{
+	rxe_cc_unregister(ops);
+}
+
+static void kt_register(struct kunit *test, struct rxe_cc_ops *ops)
+{
+	KUNIT_ASSERT_EQ(test, rxe_cc_register(ops), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kt_unregister,
+							ops), 0);
+}
+
+/* net.rdma_rxe.cc_available, read */
+static char *kt_available(struct kunit *test)
+{
+	size_t len = PAGE_SIZE;
+	char *buf = kunit_kzalloc(test, PAGE_SIZE + 1, GFP_KERNEL);
+	loff_t pos = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, rxe_cc_proc_available(NULL, 0, buf, &len, &pos),
+			0);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* How often @name is a word of @list */
+static int kt_words(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+	int count = 0;
+
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\n' || !p[n]))
+			count++;
+		p += n;
+	}
+	return count;
+}
+
+static void registry_register_lookup_unregister(struct kunit *test)
+{
+	const struct rxe_cc_ops *ops;
+
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get(kt_reg_a.name, &ops), -ENOENT);
+	KUNIT_EXPECT_NULL(test, ops);
+	kt_register(test, &kt_reg_a);
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get(kt_reg_a.name, &ops), 0);
+	KUNIT_EXPECT_PTR_EQ(test, ops, &kt_reg_a);
+	rxe_cc_algo_put(ops);
+	KUNIT_EXPECT_EQ(test, kt_words(kt_available(test), kt_reg_a.name), 1);
+
+	kunit_release_action(test, kt_unregister, &kt_reg_a);
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get(kt_reg_a.name, &ops), -ENOENT);
+	KUNIT_EXPECT_EQ(test, kt_words(kt_available(test), kt_reg_a.name), 0);
+}
+
+static void registry_duplicate_refused(struct kunit *test)
+{
+	const struct rxe_cc_ops *ops;
+
+	kt_register(test, &kt_reg_a);
+	KUNIT_EXPECT_EQ(test, rxe_cc_register(&kt_reg_dup), -EEXIST);
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get(kt_reg_a.name, &ops), 0);
+	KUNIT_EXPECT_PTR_EQ(test, ops, &kt_reg_a);
+	rxe_cc_algo_put(ops);
+	KUNIT_EXPECT_EQ(test, kt_words(kt_available(test), kt_reg_a.name), 1);
+	/* the built-in ones cannot be registered twice either */
+	kt_reg_dup.name = "fixed";
+	KUNIT_EXPECT_EQ(test, rxe_cc_register(&kt_reg_dup), -EEXIST);
+	kt_reg_dup.name = kt_reg_a.name;
+	KUNIT_EXPECT_EQ(test, kt_words(kt_available(test), "fixed"), 1);
+}
+
+static const struct rxe_cc_param_desc kt_bad_def_low[] = {
+	{ "p", "", RXE_CC_UNIT_NONE, 1, 2, 3 },
+};
+
+static const struct rxe_cc_param_desc kt_bad_def_high[] = {
+	{ "p", "", RXE_CC_UNIT_NONE, 4, 2, 3 },
+};
+
+static const struct rxe_cc_param_desc kt_bad_no_name[] = {
+	{ NULL, "", RXE_CC_UNIT_NONE, 2, 2, 3 },
+};
+
+static void registry_malformed_refused(struct kunit *test)
+{
+	char *long_name = kunit_kzalloc(test, RXE_CC_NAME_MAX + 1, GFP_KERNEL);
+	struct rxe_cc_ops *ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+	const struct rxe_cc_ops *found;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, long_name);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	memset(long_name, 'a', RXE_CC_NAME_MAX);
+	long_name[RXE_CC_NAME_MAX] = '\0';
+	for (i = 0; i < 12; i++) {
+		*ops = kt_reg_a;
+		ops->name = "kunit_bad";
+		switch (i) {
+		case 0:
+			ops->name = NULL;
+			break;
+		case 1:
+			ops->name = "";
+			break;
+		case 2:
+			ops->name = "none";
+			break;
+		case 3:
+			ops->name = long_name;
+			break;
+		case 4:
+			ops->setup = NULL;
+			break;
+		case 5:
+			ops->init = NULL;
+			break;
+		case 6:
+			ops->get_state = NULL;
+			break;
+		case 7:
+			ops->n_params = RXE_CC_MAX_PARAMS + 1;
+			break;
+		case 8:
+			ops->n_state = RXE_CC_MAX_STATE + 1;
+			break;
+		case 9:
+			ops->params = kt_bad_def_low;
+			ops->n_params = 1;
+			break;
+		case 10:
+			ops->params = kt_bad_def_high;
+			ops->n_params = 1;
+			break;
+		default:
+			ops->params = kt_bad_no_name;
+			ops->n_params = 1;
+			break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, rxe_cc_register(ops), -EINVAL,
+				    "malformed ops %d", i);
+		if (ops->name && *ops->name && strcmp(ops->name, "none"))
+			KUNIT_EXPECT_EQ_MSG(test, rxe_cc_algo_get(ops->name,
+								  &found),
+					    -ENOENT, "malformed ops %d", i);
+	}
+	/* the longest name there may be */
+	*ops = kt_reg_a;
+	long_name[RXE_CC_NAME_MAX - 1] = '\0';
+	ops->name = long_name;
+	kt_register(test, ops);
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get(long_name, &found), 0);
+	KUNIT_EXPECT_PTR_EQ(test, found, ops);
+	rxe_cc_algo_put(found);
+}
+
+static void registry_none_and_builtins(struct kunit *test)
+{
+	const struct rxe_cc_ops *ops = &kt_reg_a;
+	char *list;
+
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get("none", &ops), 0);
+	KUNIT_EXPECT_NULL(test, ops);
+	KUNIT_EXPECT_STREQ(test, rxe_cc_algo_name(NULL), "none");
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get("", &ops), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get("FIXED", &ops), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get("fixed", &ops), 0);
+	KUNIT_EXPECT_STREQ(test, rxe_cc_algo_name(ops), "fixed");
+	rxe_cc_algo_put(ops);
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get("dcqcn", &ops), 0);
+	KUNIT_EXPECT_STREQ(test, rxe_cc_algo_name(ops), "dcqcn");
+	rxe_cc_algo_put(ops);
+
+	list = kt_available(test);
+	KUNIT_EXPECT_EQ(test, strncmp(list, "none ", 5), 0);
+	KUNIT_EXPECT_EQ(test, kt_words(list, "none"), 1);
+	KUNIT_EXPECT_EQ(test, kt_words(list, "fixed"), 1);
+	KUNIT_EXPECT_EQ(test, kt_words(list, "dcqcn"), 1);
+}
+
+/* rxe_cc_algo_get_nth() lists every algorithm once, in registration order */
+static void registry_get_nth(struct kunit *test)
+{
+	const struct rxe_cc_ops *ops;
+	int seen = 0, last = -1;
+	unsigned int i;
+
+	kt_register(test, &kt_reg_a);
+	for (i = 0; !rxe_cc_algo_get_nth(i, &ops); i++) {
+		if (ops == &kt_reg_a)
+			seen++;
+		last = i;
+		rxe_cc_algo_put(ops);
+		KUNIT_ASSERT_LT(test, i, 1000);
+	}
+	KUNIT_EXPECT_EQ(test, seen, 1);
+	KUNIT_ASSERT_GE(test, last, 0);
+	KUNIT_ASSERT_EQ(test, rxe_cc_algo_get_nth(last, &ops), 0);
+	KUNIT_EXPECT_PTR_EQ(test, ops, &kt_reg_a);
+	rxe_cc_algo_put(ops);
+	KUNIT_EXPECT_EQ(test, rxe_cc_algo_get_nth(last + 1, &ops), -ENOENT);
+}
+
+static struct kunit_case rxe_cc_registry_cases[] = {
+	KUNIT_CASE(registry_register_lookup_unregister),
+	KUNIT_CASE(registry_duplicate_refused),
+	KUNIT_CASE(registry_malformed_refused),
+	KUNIT_CASE(registry_none_and_builtins),
+	KUNIT_CASE(registry_get_nth),
+	{}
+};
+
+static struct kunit_suite rxe_cc_registry_suite = {
+	.name = "rxe_cc_registry",
+	.test_cases = rxe_cc_registry_cases,
+};
+
+/* ==== suite rxe_cc_gate: the transmit gate on a clock of the test's ======== */
+
+/* a start far from the kernel's clock: the QP's timer never fires */
+#define KT_T0		(3600ULL * NSEC_PER_SEC + ktime_get_ns())
+/* a frame of the QP: MTU payload, BTH, ICRC, IPv4, UDP, Ethernet */
+#define KT_FRAME	(KT_MTU + RXE_BTH_BYTES + RXE_ICRC_SIZE + 20 + 8 + 14)
+/* at 8 Mbit/s a byte takes 1 us */
+#define KT_RATE_KBPS	8000
+#define KT_GAP		((u64)KT_FRAME * NSEC_PER_USEC)
+
+struct kt_tx {
+	struct rxe_pkt_info pkt;
+	u8 bth[RXE_BTH_BYTES];
+};
+
+/* A full-sized request packet with PSN @psn (a SEND or WRITE). */
+static struct rxe_pkt_info *kt_tx(struct kt_tx *tx, u32 psn)
+{
+	memset(tx, 0, sizeof(*tx));
+	tx->pkt.hdr = tx->bth;
+	tx->pkt.paylen = KT_MTU + RXE_BTH_BYTES + RXE_ICRC_SIZE;
+	tx->pkt.psn = psn;
+	tx->pkt.mask = RXE_REQ_MASK | RXE_PAYLOAD_MASK | RXE_START_MASK |
+		       RXE_END_MASK;
+	return &tx->pkt;
+}
+
+static void kt_gate_start(struct kunit *test, u32 rate_kbps, u32 window)
+{
+	struct kt_env *env = test->priv;
+	struct sk_buff *skb = kt_msg(test);
+
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(env->qp, env->ops,
+					    kt_params_nest(test, skb,
+							   "rate_kbps",
+							   rate_kbps,
+							   "window_bytes",
+							   window),
+					    NULL), 0);
+}
+
+static void gate_paces_at_the_rate(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	struct kt_tx tx;
+	u64 t0 = KT_T0;
+
+	kt_gate_start(test, KT_RATE_KBPS, 0);
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0));
+	rxe_cc_sent_at(qp, kt_tx(&tx, 0), t0);
+	KUNIT_EXPECT_EQ(test, qp->cc.pacer.t_next, t0 + KT_GAP);
+
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, t0 + KT_GAP - 1));
+	KUNIT_EXPECT_EQ(test, qp->cc.wait_ns, t0 + KT_GAP);
+	KUNIT_EXPECT_TRUE(test, qp->cc.tx_wait);
+	KUNIT_EXPECT_TRUE(test, qp->cc.armed);
+	KUNIT_EXPECT_EQ(test, qp->cc.armed_ns, t0 + KT_GAP);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.pacer_waits, 1);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_CC_PACER_WAITS), 1);
+	/* the responder is held by the same pacer */
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, true, t0 + 1));
+	KUNIT_EXPECT_TRUE(test, qp->cc.resp_wait);
+
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0 + KT_GAP));
+	rxe_cc_sent_at(qp, kt_tx(&tx, 1), t0 + KT_GAP);
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, t0 + 2 * KT_GAP - 1));
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0 + 2 * KT_GAP));
+}
+
+/* After idle, two frames of credit: three packets at once, the fourth waits */
+static void gate_idle_credit(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	struct kt_tx tx;
+	u64 t0 = KT_T0, t1 = t0 + 100 * NSEC_PER_MSEC;
+	int i;
+
+	kt_gate_start(test, KT_RATE_KBPS, 0);
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0));
+	rxe_cc_sent_at(qp, kt_tx(&tx, 0), t0);
+	for (i = 1; i <= 3; i++) {
+		KUNIT_EXPECT_FALSE_MSG(test, rxe_cc_hold_at(qp, false, t1),
+				       "packet %d after idle", i);
+		rxe_cc_sent_at(qp, kt_tx(&tx, i), t1);
+	}
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, t1));
+	KUNIT_EXPECT_EQ(test, qp->cc.pacer.t_next, t1 + KT_GAP);
+	/* the idle time beyond the credit was dropped and counted */
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.pacer_unused_ns,
+			t1 - 2 * KT_GAP - (t0 + KT_GAP));
+}
+
+/* A new rate re-times the pending gap from its start */
+static void gate_rate_change_retimes_gap(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	struct kt_tx tx;
+	u64 t0 = KT_T0;
+
+	kt_gate_start(test, KT_RATE_KBPS, 0);
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0));
+	rxe_cc_sent_at(qp, kt_tx(&tx, 0), t0);
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, t0 + KT_GAP / 2));
+
+	kt_gate_start(test, 2 * KT_RATE_KBPS, 0);
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0 + KT_GAP / 2));
+	KUNIT_EXPECT_EQ(test, qp->cc.pacer.t_next, t0 + KT_GAP / 2);
+
+	/* and a cut holds the next packet longer */
+	rxe_cc_sent_at(qp, kt_tx(&tx, 1), t0 + KT_GAP / 2);
+	kt_gate_start(test, KT_RATE_KBPS / 4, 0);
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false,
+					       t0 + KT_GAP / 2 + 4 * KT_GAP - 1));
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false,
+						t0 + KT_GAP / 2 + 4 * KT_GAP));
+}
+
+/* The window counts the bytes in flight; one packet may always go */
+static void gate_window(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	struct kt_tx tx;
+	u64 t0 = KT_T0;
+
+	/* room for two frames but not three; not paced */
+	kt_gate_start(test, 0, 3 * KT_FRAME - 1);
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0));
+	rxe_cc_sent_at(qp, kt_tx(&tx, 0), t0);
+	qp->req.psn = 1;
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0));
+	rxe_cc_sent_at(qp, kt_tx(&tx, 1), t0);
+	qp->req.psn = 2;
+	KUNIT_EXPECT_EQ(test, qp->cc.inflight.bytes, 2 * KT_FRAME);
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, t0));
+	/* no timer: the completer runs the requester again */
+	KUNIT_EXPECT_FALSE(test, qp->cc.tx_wait);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.pacer_waits, 1);
+	/* a READ response does not wait for the requester's window */
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, true, t0));
+	/* a retransmission may go: its bytes are in flight already */
+	qp->req.psn = 0;
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0));
+
+	/* a window below one frame lets one packet go at a time */
+	qp->req.psn = 2;
+	kt_gate_start(test, 0, 100);
+	qp->cc.inflight.bytes = 0;
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0));
+	qp->cc.inflight.bytes = 1;
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, t0));
+	qp->cc.inflight.bytes = 2 * KT_FRAME;
+}
+
+/* PAUSE holds the QP until it ends; the pacer's wait comes after it */
+static void gate_pause_then_pacer(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	struct rxe_qp *qp;
+	struct kt_tx tx;
+	u64 t0 = KT_T0, end = t0 + KT_GAP / 2;
+
+	/* a QP of a device that honours PAUSE */
+	kt_qp_free(env->qp);
+	env->qp = NULL;
+	rxe->pfc.on = true;
+	env->qp = kt_qp_new(test, rxe, IB_QPT_RC);
+	qp = env->qp;
+	KUNIT_ASSERT_TRUE(test, qp->pfc.on);
+	kt_gate_start(test, KT_RATE_KBPS, 0);
+
+	WRITE_ONCE(rxe->pfc.until[0], end);
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, t0));
+	KUNIT_EXPECT_EQ(test, qp->cc.wait_ns, end);
+	KUNIT_EXPECT_TRUE(test, qp->pfc.wait);
+	KUNIT_EXPECT_EQ(test, kt_priv(qp)->pauses, 1);
+	KUNIT_EXPECT_TRUE(test, kt_priv(qp)->paused);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_PFC_WAITS), 1);
+	/* the pause over, the QP goes */
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, end));
+	KUNIT_EXPECT_FALSE(test, qp->pfc.wait);
+	KUNIT_EXPECT_EQ(test, kt_priv(qp)->pauses, 2);
+	KUNIT_EXPECT_FALSE(test, kt_priv(qp)->paused);
+
+	rxe_cc_sent_at(qp, kt_tx(&tx, 0), end);
+	/* paused beyond the pacer's gap: the pause's end counts */
+	WRITE_ONCE(rxe->pfc.until[0], end + 2 * KT_GAP);
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, end + 1));
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, end + KT_GAP));
+	KUNIT_EXPECT_TRUE(test, qp->pfc.wait);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_PFC_WAITS), 2);
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, end + 2 * KT_GAP));
+	KUNIT_EXPECT_FALSE(test, qp->pfc.wait);
+	KUNIT_EXPECT_EQ(test, rxe->pfc.waiters, 0);
+}
+
+static struct kunit_case rxe_cc_gate_cases[] = {
+	KUNIT_CASE(gate_paces_at_the_rate),
+	KUNIT_CASE(gate_idle_credit),
+	KUNIT_CASE(gate_rate_change_retimes_gap),
+	KUNIT_CASE(gate_window),
+	KUNIT_CASE(gate_pause_then_pacer),
+	{}
+};
+
+static struct kunit_suite rxe_cc_gate_suite = {
+	.name = "rxe_cc_gate",
+	.suite_init = kt_suite_init,
+	.suite_exit = kt_suite_exit,
+	.init = kt_env_init,
+	.exit = kt_env_exit,
+	.test_cases = rxe_cc_gate_cases,
+};
+
+/* ==== suite rxe_cc_cnp: received CNPs ======================================== */
+
+#define KT_CNP_LEN	(RXE_BTH_BYTES + RXE_CNP_BODY_BYTES + RXE_ICRC_SIZE)
+#define KT_HDRS		(sizeof(struct iphdr) + sizeof(struct udphdr))
+
+struct kt_cnp {
+	struct sk_buff *skb;
+	struct rxe_pkt_info pkt;
+};
+
+/*
+ * The ICRC of a RoCEv2 packet over IPv4, computed here from the
+ * specification: CRC-32 over eight 0xff bytes (the masked LRH), the IP,
+ * UDP and BTH headers with their variant fields masked to ones, and the
+ * rest of the packet.
+ */
+static u32 kt_icrc(const u8 *ip, size_t len)
+{
+	u8 masked[KT_HDRS + RXE_BTH_BYTES];
+	static const u8 lrh[8] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
+	struct iphdr *iph = (struct iphdr *)masked;
+	struct udphdr *udph = (struct udphdr *)(iph + 1);
+	u32 crc;
+
+	memcpy(masked, ip, sizeof(masked));
+	iph->tos = 0xff;
+	iph->ttl = 0xff;
+	iph->check = htons(0xffff);
+	udph->check = htons(0xffff);
+	masked[KT_HDRS + 4] = 0xff;	/* BTH resv8a */
+	crc = crc32_le(~0U, lrh, sizeof(lrh));
+	crc = crc32_le(crc, masked, sizeof(masked));
+	crc = crc32_le(crc, ip + sizeof(masked), len - sizeof(masked));
+	return ~crc;
+}
+
+/*
+ * A CNP from @saddr to QP @qpn with DSCP @dscp and @extra bytes after its
+ * body; with a valid ICRC unless @bad_icrc.
+ */
+static struct kt_cnp *kt_cnp(struct kunit *test, struct rxe_dev *rxe,
+			     __be32 saddr, u32 qpn, u8 dscp,
+			     unsigned int extra, bool bad_icrc)
+{
+	unsigned int paylen = KT_CNP_LEN + extra;
+	struct kt_cnp *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct iphdr *iph;
+	struct udphdr *udph;
+	u8 *bth;
+	u32 icrc;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->skb = alloc_skb(KT_HDRS + paylen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->skb);
+	c->skb->protocol = htons(ETH_P_IP);
+	skb_reset_network_header(c->skb);
+	iph = skb_put_zero(c->skb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tos = dscp << 2;
+	iph->tot_len = htons(KT_HDRS + paylen);
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_UDP;
+	iph->saddr = saddr;
+	iph->daddr = KT_SELF;
+	udph = skb_put_zero(c->skb, sizeof(*udph));
+	udph->source = htons(49152);
+	udph->dest = htons(ROCE_V2_UDP_DPORT);
+	udph->len = htons(sizeof(*udph) + paylen);
+	bth = skb_put_zero(c->skb, paylen);
+	bth[0] = RXE_OPCODE_CNP;
+	put_unaligned_be16(0xffff, bth + 2);		/* P_Key */
+	put_unaligned_be32(qpn & 0xffffff, bth + 4);
+	bth[4] = 0x40;					/* BECN */
+
+	/* stored as rxe_icrc_generate() stores it, in CPU order */
+	icrc = kt_icrc((u8 *)iph, KT_HDRS + paylen - RXE_ICRC_SIZE);
+	if (bad_icrc)
+		icrc ^= 1;
+	put_unaligned(icrc, (u32 *)(bth + paylen - RXE_ICRC_SIZE));
+
+	c->pkt.rxe = rxe;
+	c->pkt.hdr = bth;
+	c->pkt.paylen = paylen;
+	c->pkt.opcode = RXE_OPCODE_CNP;
+	c->pkt.mask = RXE_START_MASK | RXE_END_MASK;
+	c->pkt.psn = 0;
+	return c;
+}
+
+static int kt_cnp_init(struct kunit *test)
+{
+	struct kt_env *env;
+	struct crypto_shash *tfm;
+
+	kt_env_init(test);
+	env = test->priv;
+	tfm = crypto_alloc_shash("crc32", 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
+	env->rxe->tfm = tfm;
+	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&env->rxe->qp_pool.xa, KT_QPN,
+					      &env->qp->elem, GFP_KERNEL)), 0);
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(env->qp, env->ops, NULL, NULL), 0);
+	return 0;
+}
+
+/* Is the CNP valid for the QP? (the skb stays the test's) */
+static bool kt_cnp_valid(struct kunit *test, struct kt_cnp *c,
+			 struct rxe_qp *qp)
+{
+	bool ok = rxe_cc_cnp_valid(&c->pkt, c->skb, qp);
+
+	kfree_skb(c->skb);
+	return ok;
+}
+
+/* Is a CNP from @saddr with @extra bytes (and a bad ICRC) valid for the QP? */
+static bool kt_cnp_ok(struct kunit *test, __be32 saddr, unsigned int extra,
+		      bool bad_icrc)
+{
+	struct kt_env *env = test->priv;
+
+	return kt_cnp_valid(test, kt_cnp(test, env->rxe, saddr, KT_QPN, 48,
+					 extra, bad_icrc), env->qp);
+}
+
+static void cnp_valid_accepts_a_good_cnp(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, kt_cnp_ok(test, KT_PEER, 0, false));
+}
+
+static void cnp_valid_rejects(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+
+	/* longer than BTH, body and ICRC (the ICRC covers the extra bytes) */
+	KUNIT_EXPECT_FALSE(test, kt_cnp_ok(test, KT_PEER, 4, false));
+	KUNIT_EXPECT_FALSE(test, kt_cnp_ok(test, KT_PEER, 256, false));
+	/* from another address than the QP's peer */
+	KUNIT_EXPECT_FALSE(test, kt_cnp_ok(test, KT_SELF, 0, false));
+	/* a wrong ICRC */
+	KUNIT_EXPECT_FALSE(test, kt_cnp_ok(test, KT_PEER, 0, true));
+	/* a QP that is not in RTS */
+	qp->attr.qp_state = IB_QPS_RTR;
+	KUNIT_EXPECT_FALSE(test, kt_cnp_ok(test, KT_PEER, 0, false));
+	qp->attr.qp_state = IB_QPS_RTS;
+	/* a QP whose path is IPv6 */
+	qp->pri_av.network_type = RXE_NETWORK_TYPE_IPV6;
+	KUNIT_EXPECT_FALSE(test, kt_cnp_ok(test, KT_PEER, 0, false));
+	qp->pri_av.network_type = RXE_NETWORK_TYPE_IPV4;
+	/* an unconnected QP */
+	qp->ibqp.qp_type = IB_QPT_UD;
+	KUNIT_EXPECT_FALSE(test, kt_cnp_ok(test, KT_PEER, 0, false));
+	qp->ibqp.qp_type = IB_QPT_RC;
+	/* and the same CNP is fine for the QP as it is */
+	KUNIT_EXPECT_TRUE(test, kt_cnp_ok(test, KT_PEER, 0, false));
+}
+
+/* rxe_cc_rcv_cnp(), which consumes the skb and a device reference */
+static void kt_rcv_cnp(struct kunit *test, struct kt_cnp *c)
+{
+	struct rxe_dev *rxe = c->pkt.rxe;
+
+	refcount_inc(&rxe->ib_dev.refcount);
+	rxe_cc_rcv_cnp(&c->pkt, c->skb);
+	KUNIT_EXPECT_EQ(test, refcount_read(&rxe->ib_dev.refcount), 1);
+}
+
+/* Good CNPs reach the algorithm; bad ones are counted as ignored */
+static void cnp_rcv_counts(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	struct rxe_qp *qp = env->qp;
+
+	kt_rcv_cnp(test, kt_cnp(test, rxe, KT_PEER, KT_QPN, 26, 0, false));
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_CNP_RCVD), 1);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_CNP_IGNORED), 0);
+	KUNIT_EXPECT_EQ(test, kt_priv(qp)->cnps, 1);
+	KUNIT_EXPECT_EQ(test, kt_priv(qp)->cnp_dscp, 26);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 1);
+
+	kt_rcv_cnp(test, kt_cnp(test, rxe, KT_PEER, KT_QPN, 26, 4, false));
+	kt_rcv_cnp(test, kt_cnp(test, rxe, KT_SELF, KT_QPN, 26, 0, false));
+	kt_rcv_cnp(test, kt_cnp(test, rxe, KT_PEER, KT_QPN, 26, 0, true));
+	kt_rcv_cnp(test, kt_cnp(test, rxe, KT_PEER, KT_QPN + 1, 26, 0, false));
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_CNP_IGNORED), 4);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_CNP_RCVD), 1);
+	KUNIT_EXPECT_EQ(test, kt_priv(qp)->cnps, 1);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 1);
+
+	/* a QP that runs no algorithm ignores even a good one */
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(qp, NULL, NULL, NULL), 0);
+	kt_rcv_cnp(test, kt_cnp(test, rxe, KT_PEER, KT_QPN, 26, 0, false));
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_CNP_IGNORED), 5);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_CNP_RCVD), 1);
+}
+
+static struct kunit_case rxe_cc_cnp_cases[] = {
+	KUNIT_CASE(cnp_valid_accepts_a_good_cnp),
+	KUNIT_CASE(cnp_valid_rejects),
+	KUNIT_CASE(cnp_rcv_counts),
+	{}
+};
+
+static struct kunit_suite rxe_cc_cnp_suite = {
+	.name = "rxe_cc_cnp",
+	.suite_init = kt_suite_init,
+	.suite_exit = kt_suite_exit,
+	.init = kt_cnp_init,
+	.exit = kt_env_exit,
+	.test_cases = rxe_cc_cnp_cases,
+};
+
+/* ==== suite rxe_pfc_rcv: received PAUSE frames ============================== */
+
+#define KT_PFC_RATE	(1000ULL * 1000 * 1000)	/* a quantum is 512 ns */
+#define KT_PFC_OP_PFC	0x0101
+#define KT_PFC_OP_PAUSE	0x0001
+
+static const u8 kt_pfc_group[ETH_ALEN] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
+static const u8 kt_own_mac[ETH_ALEN] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+static const u8 kt_other_mac[ETH_ALEN] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
+
+struct kt_pfc_env {
+	struct rxe_dev *rxe;
+	struct net_device *ndev;
+};
+
+static int kt_pfc_init(struct kunit *test)
+{
+	struct kt_pfc_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	test->priv = env;
+	env->rxe = kt_dev_new(test);
+	env->rxe->pfc.rate_bps = KT_PFC_RATE;
+	env->ndev = alloc_etherdev(0);
+	KUNIT_ASSERT_NOT_NULL(test, env->ndev);
+	eth_hw_addr_set(env->ndev, kt_own_mac);
+	return 0;
+}
+
+static void kt_pfc_exit(struct kunit *test)
+{
+	struct kt_pfc_env *env = test->priv;
+
+	if (env->ndev)
+		free_netdev(env->ndev);
+	if (env->rxe)
+		kt_dev_free(env->rxe);
+}
+
+/*
+ * A MAC Control frame to @dst: @ctrl_len bytes of opcode @op, vector @vec
+ * and times @q[] (padded to the minimum frame if @pad), as the stack hands
+ * it to an ETH_P_PAUSE handler: the data after the Ethernet header.
+ */
+static struct sk_buff *kt_pause(struct kunit *test, struct net_device *ndev,
+				const u8 *dst, u16 op, u16 vec, const u16 *q,
+				unsigned int ctrl_len, bool pad)
+{
+	struct sk_buff *skb = alloc_skb(ETH_HLEN + ETH_ZLEN, GFP_KERNEL);
+	u8 ctrl[ETH_ZLEN] = {};
+	struct ethhdr *eth;
+	unsigned int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	eth = skb_put(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, dst);
+	ether_addr_copy(eth->h_source, kt_other_mac);
+	eth->h_proto = htons(ETH_P_PAUSE);
+	skb_reset_mac_header(skb);
+	skb_pull(skb, ETH_HLEN);
+	skb->protocol = htons(ETH_P_PAUSE);
+	skb->dev = ndev;
+	skb->pkt_type = is_multicast_ether_addr(dst) ? PACKET_MULTICAST :
+						       PACKET_HOST;
+
+	put_unaligned_be16(op, ctrl);
+	if (op == KT_PFC_OP_PFC) {
+		put_unaligned_be16(vec, ctrl + 2);
+		for (n = 0; n < 8; n++)
+			put_unaligned_be16(q[n], ctrl + 4 + 2 * n);
+	} else {
+		put_unaligned_be16(q[0], ctrl + 2);
+	}
+	skb_put_data(skb, ctrl, pad ? ETH_ZLEN - ETH_HLEN : ctrl_len);
+	return skb;
+}
+
+static int kt_pfc_rcv(struct kt_pfc_env *env, struct sk_buff *skb)
+{
+	return rxe_pfc_rcv(skb, env->ndev, &env->rxe->pfc.pt, env->ndev);
+}
+
+static void pfc_pauses_enabled_priorities(struct kunit *test)
+{
+	struct kt_pfc_env *env = test->priv;
+	struct rxe_pfc_dev *pd = &env->rxe->pfc;
+	u16 q[8] = { 100, 500, 0, 1000, 0, 0, 0, 65535 };
+	u64 t0, t1;
+
+	t0 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, kt_pfc_rcv(env, kt_pause(test, env->ndev,
+						       kt_pfc_group,
+						       KT_PFC_OP_PFC, 0x89, q,
+						       0, true)),
+			NET_RX_SUCCESS);
+	t1 = ktime_get_ns();
+	KUNIT_EXPECT_GE(test, pd->until[0], t0 + 100 * 512);
+	KUNIT_EXPECT_LE(test, pd->until[0], t1 + 100 * 512);
+	KUNIT_EXPECT_GE(test, pd->until[3], t0 + 1000 * 512);
+	KUNIT_EXPECT_LE(test, pd->until[3], t1 + 1000 * 512);
+	KUNIT_EXPECT_GE(test, pd->until[7], t0 + 65535ULL * 512);
+	/* priority 1 has a time but is not enabled */
+	KUNIT_EXPECT_EQ(test, pd->until[1], 0);
+	KUNIT_EXPECT_EQ(test, pd->until[2], 0);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_PFC_PAUSE_RCVD), 1);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_PFC_IGNORED), 0);
+
+	/* time 0 releases */
+	memset(q, 0, sizeof(q));
+	KUNIT_EXPECT_EQ(test, kt_pfc_rcv(env, kt_pause(test, env->ndev,
+						       kt_pfc_group,
+						       KT_PFC_OP_PFC, 0x08, q,
+						       0, true)),
+			NET_RX_SUCCESS);
+	KUNIT_EXPECT_EQ(test, pd->until[3], 0);
+	KUNIT_EXPECT_NE(test, pd->until[0], 0);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_PFC_RESUME_RCVD), 1);
+}
+
+static void pfc_8023x_pause(struct kunit *test)
+{
+	struct kt_pfc_env *env = test->priv;
+	struct rxe_pfc_dev *pd = &env->rxe->pfc;
+	u16 q[8] = { 10 };
+	unsigned int n;
+
+	KUNIT_EXPECT_EQ(test, kt_pfc_rcv(env, kt_pause(test, env->ndev,
+						       kt_own_mac,
+						       KT_PFC_OP_PAUSE, 0, q,
+						       0, true)),
+			NET_RX_SUCCESS);
+	for (n = 0; n < 8; n++)
+		KUNIT_EXPECT_NE(test, pd->until[n], 0);
+	q[0] = 0;
+	KUNIT_EXPECT_EQ(test, kt_pfc_rcv(env, kt_pause(test, env->ndev,
+						       kt_pfc_group,
+						       KT_PFC_OP_PAUSE, 0, q,
+						       0, true)),
+			NET_RX_SUCCESS);
+	for (n = 0; n < 8; n++)
+		KUNIT_EXPECT_EQ(test, pd->until[n], 0);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_PFC_IGNORED), 0);
+}
+
+/* Malformed and misaddressed frames change nothing and are counted */
+static void pfc_bad_frames_ignored(struct kunit *test)
+{
+	struct kt_pfc_env *env = test->priv;
+	struct rxe_pfc_dev *pd = &env->rxe->pfc;
+	static const u64 zero[RXE_PFC_PRIOS];
+	u16 q[8] = { 100, 100, 100, 100, 100, 100, 100, 100 };
+	struct sk_buff *skb;
+	int i, n = 0;
+
+	for (i = 0; i < 10; i++) {
+		switch (i) {
+		case 0:	/* shorter than opcode, vector and eight times */
+			skb = kt_pause(test, env->ndev, kt_pfc_group,
+				       KT_PFC_OP_PFC, 0xff, q, 19, false);
+			break;
+		case 1:	/* no priority enabled */
+			skb = kt_pause(test, env->ndev, kt_pfc_group,
+				       KT_PFC_OP_PFC, 0, q, 0, true);
+			break;
+		case 2:	/* the reserved byte of the vector set */
+			skb = kt_pause(test, env->ndev, kt_pfc_group,
+				       KT_PFC_OP_PFC, 0x1ff, q, 0, true);
+			break;
+		case 3:	/* PFC to a unicast address */
+			skb = kt_pause(test, env->ndev, kt_own_mac,
+				       KT_PFC_OP_PFC, 0x01, q, 0, true);
+			break;
+		case 4:	/* PAUSE to another station */
+			skb = kt_pause(test, env->ndev, kt_other_mac,
+				       KT_PFC_OP_PAUSE, 0, q, 0, true);
+			break;
+		case 5:	/* an unknown opcode */
+			skb = kt_pause(test, env->ndev, kt_pfc_group, 0x0002,
+				       0, q, 0, true);
+			break;
+		case 6:	/* a PAUSE too short for its time */
+			skb = kt_pause(test, env->ndev, kt_pfc_group,
+				       KT_PFC_OP_PAUSE, 0, q, 3, false);
+			break;
+		case 7:	/* VLAN tagged */
+			skb = kt_pause(test, env->ndev, kt_pfc_group,
+				       KT_PFC_OP_PFC, 0x01, q, 0, true);
+			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), 5);
+			break;
+		case 8:	/* for another host */
+			skb = kt_pause(test, env->ndev, kt_pfc_group,
+				       KT_PFC_OP_PFC, 0x01, q, 0, true);
+			skb->pkt_type = PACKET_OTHERHOST;
+			break;
+		default: /* no MAC header */
+			skb = kt_pause(test, env->ndev, kt_pfc_group,
+				       KT_PFC_OP_PFC, 0x01, q, 0, true);
+			skb->mac_header = (typeof(skb->mac_header))~0U;
+			break;
+		}
+		n++;
+		KUNIT_EXPECT_EQ_MSG(test, kt_pfc_rcv(env, skb), NET_RX_DROP,
+				    "frame %d", i);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    kt_counter(env->rxe, RXE_CNT_PFC_IGNORED),
+				    n, "frame %d", i);
+		KUNIT_EXPECT_MEMEQ(test, pd->until, zero, sizeof(zero));
+	}
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_PFC_PAUSE_RCVD), 0);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_PFC_RESUME_RCVD),
+			0);
+}
+
+static struct kunit_case rxe_pfc_rcv_cases[] = {
+	KUNIT_CASE(pfc_pauses_enabled_priorities),
+	KUNIT_CASE(pfc_8023x_pause),
+	KUNIT_CASE(pfc_bad_frames_ignored),
+	{}
+};
+
+static struct kunit_suite rxe_pfc_rcv_suite = {
+	.name = "rxe_pfc_rcv",
+	.init = kt_pfc_init,
+	.exit = kt_pfc_exit,
+	.test_cases = rxe_pfc_rcv_cases,
+};
+
+kunit_test_suites(&rxe_cc_registry_suite, &rxe_cc_dev_set_suite,
+		  &rxe_cc_qp_set_suite, &rxe_cc_gate_suite, &rxe_cc_cnp_suite,
+		  &rxe_pfc_rcv_suite);
+
+MODULE_DESCRIPTION("KUnit tests of rxe congestion control");
+MODULE_LICENSE("Dual BSD/GPL");
