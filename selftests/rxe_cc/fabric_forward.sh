@@ -32,13 +32,16 @@ done
 check "ping a -> b through the fabric" ip netns exec ff_a ping -c 2 -W 2 10.9.0.2
 check "ping c -> a through the fabric" ip netns exec ff_c ping -c 2 -W 2 10.9.0.1
 
+# A transfer moved its data when perftest completed every iteration
+# (perf_pair fails otherwise) and the fabric carried the payload to the
+# receiver. perftest's own Gbit/s is logged, not checked: it comes from a
+# clock calibration that fails at times under emulation and on User-Mode
+# Linux (0 Gbit/s for a completed transfer).
 b0=$(fabric_stat s0.b.tx_bytes)
 # the WRITEs on the testbed's data class (scripts/testbed.env)
 if perf_pair write 120 ff_b rxe_ff_b 10.9.0.2 ff_a rxe_ff_a 10.9.0.1 18601 -- \
 	ib_write_bw -F -s 65536 -n 300 --tclass="$RXECC_DATA_TCLASS"; then
-	g=$(gbps "$TMP/write.client")
-	log "RDMA WRITE a -> b: $g Gbit/s"
-	check "RDMA WRITE a -> b moves data" nonzero "$g"
+	log "RDMA WRITE a -> b: $(gbps "$TMP/write.client") Gbit/s (perftest)"
 fi
 b1=$(fabric_stat s0.b.tx_bytes)
 # 300 x 64 KiB of payload, plus headers
@@ -47,10 +50,18 @@ check "the fabric carried the WRITEs to b ($((b1 - b0)) bytes)" \
 check "the WRITEs left b's port on the data priority ($RXECC_DATA_PRIO)" \
 	test "$(fabric_stat "s0.b.q$RXECC_DATA_PRIO.tx_bytes")" -ge $((300 * 65536))
 
+c0=$(fabric_stat s0.c.tx_bytes)
 perf_pair send 120 ff_c rxe_ff_c 10.9.0.3 ff_b rxe_ff_b 10.9.0.2 18602 -- \
-	ib_send_bw -F -s 16384 -n 300 && check "SEND b -> c" nonzero "$(gbps "$TMP/send.client")"
+	ib_send_bw -F -s 16384 -n 300 &&
+	log "SEND b -> c: $(gbps "$TMP/send.client") Gbit/s (perftest)"
+c1=$(fabric_stat s0.c.tx_bytes)
+check "the fabric carried the SENDs to c ($((c1 - c0)) bytes)" test $((c1 - c0)) -ge $((300 * 16384))
 perf_pair read 120 ff_a rxe_ff_a 10.9.0.1 ff_c rxe_ff_c 10.9.0.3 18603 -- \
-	ib_read_bw -F -s 65536 -n 200 && check "READ c <- a" nonzero "$(gbps "$TMP/read.client")"
+	ib_read_bw -F -s 65536 -n 200 &&
+	log "READ c <- a: $(gbps "$TMP/read.client") Gbit/s (perftest)"
+c2=$(fabric_stat s0.c.tx_bytes)
+check "the fabric carried the READ responses to c ($((c2 - c1)) bytes)" \
+	test $((c2 - c1)) -ge $((200 * 65536))
 
 check "no drops in an uncongested fabric" test "$(fabric_stat total_drops)" = 0
 fabric_stop

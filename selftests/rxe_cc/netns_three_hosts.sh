@@ -25,16 +25,19 @@ for pair in "1 2" "2 3" "3 1"; do
 	port=$((port + 1))
 	if perf_pair "w$1$2" 120 "th_h$2" "rxe_h$2" "10.2.0.$2" "th_h$1" "rxe_h$1" "10.2.0.$1" \
 		"$port" -- ib_write_bw -F -s 65536 -n 300; then
-		bw=$(gbps "$TMP/w$1$2.client") || fail "no bandwidth h$1 -> h$2"
-		log "h$1 -> h$2: ${bw:-0} Gbit/s"
-		check "h$1 -> h$2 bandwidth > 0" nonzero "${bw:-0}"
+		# perf_pair passed: all 300 WRITEs completed. perftest's figure
+		# is logged, not checked: its clock calibration fails at times
+		# under emulation and on User-Mode Linux (0 Gbit/s); the bridge
+		# ports' byte counts below are the check
+		log "h$1 -> h$2: $(gbps "$TMP/w$1$2.client") Gbit/s (perftest)"
 	fi
 done
 
 # every host port of the bridge carried RDMA traffic
 for i in 1 2 3; do
 	rx=$(ip netns exec th_sw cat "/sys/class/net/port$i/statistics/rx_bytes")
-	check "bridge port$i received traffic ($rx bytes)" test "$rx" -gt 1000000
+	# each port's host sent 300 x 64 KiB and received as much
+	check "bridge port$i received traffic ($rx bytes)" test "$rx" -gt $((300 * 65536))
 done
 
 cleanup

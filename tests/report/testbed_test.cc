@@ -22,18 +22,19 @@ std::string line_of(const std::string &table, const std::string &label)
 TEST(TestbedTable, FiguresSideBySideWithTheSecondRelativeToTheFirst)
 {
 	std::string t = testbed_table("q.env",
-	                              "testbed=qemu\nboot_us=4200000\nwrite_bw_gbps=0.35\n"
+	                              "testbed=qemu\nboot_us=4200000\nwrite_rx_bytes=70000000\nwrite_us=1600000\n"
 	                              "suite_us=750000000\nincast_util_pct=92.5\n",
 	                              "u.env",
-	                              "testbed=um\nboot_us=1400000\nwrite_bw_gbps=1.5\n"
+	                              "testbed=um\nboot_us=1400000\nwrite_rx_bytes=70000000\nwrite_us=400000\n"
 	                              "suite_us=450000000\nincast_util_pct=96.5\n");
 	EXPECT_NE(t.find("qemu"), std::string::npos) << t;
 	EXPECT_NE(t.find("um/qemu"), std::string::npos) << t;
 	// times in seconds, the ratio second/first
 	EXPECT_EQ(line_of(t, "boot and power-off [s]"),
 	          "boot and power-off [s]                  4.2          1.4      0.333");
+	// 70 MB in 1.6 s and in 0.4 s
 	EXPECT_EQ(line_of(t, "ib_write_bw, one QP [Gbit/s]"),
-	          "ib_write_bw, one QP [Gbit/s]           0.35          1.5       4.29");
+	          "ib_write_bw, one QP [Gbit/s]           0.35          1.4          4");
 	EXPECT_EQ(line_of(t, "selftest suite [s]"),
 	          "selftest suite [s]                      750          450        0.6");
 	EXPECT_EQ(line_of(t, "4:1 incast: utilisation [%]"),
@@ -58,6 +59,14 @@ TEST(TestbedTable, ARowInOneFileOnlyOrNotANumberIsAnError)
 	}
 	EXPECT_THROW(testbed_table("q.env", "boot_us=-1\n", "u.env", "boot_us=1\n"), Error);
 	EXPECT_THROW(testbed_table("q.env", "boot_us=1s\n", "u.env", "boot_us=1\n"), Error);
+	// a rate needs its time
+	try {
+		testbed_table("q.env", "write_rx_bytes=5\nwrite_us=0\n", "u.env",
+		              "write_rx_bytes=5\nwrite_us=1\n");
+		FAIL() << "no error";
+	} catch (const Error &e) {
+		EXPECT_EQ(std::string(e.what()), "q.env: write_rx_bytes needs write_us > 0");
+	}
 }
 
 TEST(TestbedTable, AZeroFirstFigureHasNoRatio)
