@@ -539,20 +539,26 @@ static void dev_set_refused_changes_nothing(struct kunit *test)
 	struct kt_env *env = test->priv;
 	struct rxe_dev *rxe = env->rxe;
 	struct netlink_ext_ack extack;
-	struct kt_dev_snap before, after;
+	struct kt_dev_snap *before, *after;
 	struct nlattr *nest, *p;
 	struct sk_buff *skb;
 	u8 prio[RXE_CC_DSCPS] = {};
 	int i;
+
+	/* two snapshots are too large for the stack of a KASAN kernel */
+	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
+	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	KUNIT_ASSERT_NOT_NULL(test, after);
 
 	/* a user value to keep: rate_kbps 5 Gbit/s */
 	skb = kt_msg(test);
 	nla_put_string(skb, RXE_CC_A_ALGO, kt_ops.name);
 	kt_params_nest(test, skb, "rate_kbps", 5000000, NULL, 0);
 	KUNIT_ASSERT_EQ(test, kt_dev_set(test, rxe, skb, NULL), 0);
-	kt_dev_snap(test, rxe, env->ops, &before);
-	KUNIT_ASSERT_PTR_EQ(test, before.conf.algo, env->ops);
-	KUNIT_ASSERT_EQ(test, before.params[KT_RATE], 5000000);
+	kt_dev_snap(test, rxe, env->ops, before);
+	KUNIT_ASSERT_PTR_EQ(test, before->conf.algo, env->ops);
+	KUNIT_ASSERT_EQ(test, before->params[KT_RATE], 5000000);
 
 	for (i = 0; i < 10; i++) {
 		skb = kt_msg(test);
@@ -612,8 +618,8 @@ static void dev_set_refused_changes_nothing(struct kunit *test)
 				    0, "bad request %d accepted", i);
 		KUNIT_EXPECT_NOT_NULL_MSG(test, extack._msg,
 					  "request %d: no message", i);
-		kt_dev_snap(test, rxe, env->ops, &after);
-		kt_expect_same_dev(test, &before, &after);
+		kt_dev_snap(test, rxe, env->ops, after);
+		kt_expect_same_dev(test, before, after);
 	}
 
 	/* the control: the same valid changes alone are applied */
@@ -622,13 +628,13 @@ static void dev_set_refused_changes_nothing(struct kunit *test)
 	nla_put_u8(skb, RXE_CC_A_ACK_DSCP, 63);
 	kt_params_nest(test, skb, "lo", 2, "hi", 100);
 	KUNIT_EXPECT_EQ(test, kt_dev_set(test, rxe, skb, NULL), 0);
-	kt_dev_snap(test, rxe, env->ops, &after);
-	KUNIT_EXPECT_FALSE(test, after.conf.ecn);
-	KUNIT_EXPECT_EQ(test, after.conf.ack_dscp, 63);
-	KUNIT_EXPECT_EQ(test, after.params[KT_LO], 2);
-	KUNIT_EXPECT_EQ(test, after.params[KT_HI], 100);
-	KUNIT_EXPECT_EQ(test, after.params[KT_RATE], 5000000);
-	KUNIT_EXPECT_EQ(test, after.user,
+	kt_dev_snap(test, rxe, env->ops, after);
+	KUNIT_EXPECT_FALSE(test, after->conf.ecn);
+	KUNIT_EXPECT_EQ(test, after->conf.ack_dscp, 63);
+	KUNIT_EXPECT_EQ(test, after->params[KT_LO], 2);
+	KUNIT_EXPECT_EQ(test, after->params[KT_HI], 100);
+	KUNIT_EXPECT_EQ(test, after->params[KT_RATE], 5000000);
+	KUNIT_EXPECT_EQ(test, after->user,
 			BIT(KT_RATE) | BIT(KT_LO) | BIT(KT_HI));
 }
 
