@@ -236,7 +236,7 @@ VISIBLE_IF_KUNIT void rxe_cc_sent_at(struct rxe_qp *qp,
 		.psn = pkt->psn,
 	};
 	u64 unused, late, us = 0;
-	bool retx = false;
+	bool retx = false, ackreq;
 	u32 ev;
 
 	if (pkt->mask & RXE_START_MASK)
@@ -244,14 +244,22 @@ VISIBLE_IF_KUNIT void rxe_cc_sent_at(struct rxe_qp *qp,
 	if (pkt->mask & RXE_END_MASK)
 		tx.flags |= RXE_CC_TX_MSG_LAST;
 	if (pkt->mask & RXE_REQ_MASK) {
-		if (bth_ack(pkt))
+		/*
+		 * Not from the packet's BTH: the skb may be gone already (a
+		 * veth peer in this kernel receives, and frees, it before
+		 * rxe_xmit_packet() returns). The requester has just built
+		 * the packet, and an RC requester asks for an ACK exactly
+		 * when it resets noack_pkts.
+		 */
+		ackreq = qp_type(qp) == IB_QPT_RC && !qp->req.noack_pkts;
+		if (ackreq)
 			tx.flags |= RXE_CC_TX_ACKREQ;
 		if (READ_ONCE(cc->inflight.slot)) {
 			/* the PSN window keeps the ring from filling */
 			WARN_ON_ONCE(cc->inflight.tail - cc->inflight.head >=
 				     RXE_CC_SENT_SLOTS);
 			retx = rxe_cc_inflight_sent(&cc->inflight, pkt->psn,
-						    tx.bytes, bth_ack(pkt), now);
+						    tx.bytes, ackreq, now);
 		}
 		if (retx)
 			tx.flags |= RXE_CC_TX_RETX;
