@@ -14,7 +14,7 @@ T ?=
 EVAL ?=
 TESTBED ?= um
 
-.PHONY: all help deps user kernel module patches checkpatch test unit selftest \
+.PHONY: all help deps user kernel module patches checkpatch test test-debug unit selftest \
 	bench demo eval vm-shell um-shell clean
 
 all: user module
@@ -32,6 +32,8 @@ help:
 	@echo "  selftest    selftests only, on User-Mode Linux (TESTBED=qemu: the QEMU VM);"
 	@echo "              T='netns_basic ...' picks tests"
 	@echo "  test        everything; ends with 'N passed, N failed'"
+	@echo "  test-debug  the selftests on the debug kernel (UML: lockdep, KASAN, UBSAN,"
+	@echo "              kmemleak); T='...' picks tests"
 	@echo "  bench       stock vs patched rxe throughput in one VM boot"
 	@echo "  demo        boot the test VM, run the demo, write plots (build/demo)"
 	@echo "  eval        every algorithm x scenario of scripts/eval.list, short flows"
@@ -79,6 +81,9 @@ endif
 
 test:
 	@scripts/test
+
+test-debug:
+	@scripts/test-debug $(T)
 
 bench: user module
 	@scripts/bench

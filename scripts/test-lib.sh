@@ -1,0 +1,89 @@
+# shellcheck shell=bash
+# The counting and the selftest runs of scripts/test and scripts/test-debug.
+# Source it after common.sh.
+
+B=$RXECC_TOP/build
+mkdir -p "$B"
+pass=0 failn=0 skipn=0
+failed=() skipped=()
+
+ok() { pass=$((pass + 1)); echo "PASS: $1"; }
+ko() { failn=$((failn + 1)); failed+=("$1"); echo "FAIL: $1"; }
+sk() { skipn=$((skipn + 1)); skipped+=("$1"); echo "SKIP: $1"; }
+
+step() { echo; echo "==== $* ===="; }
+
+# selftests RUNNER KDIR OUT SELECT WHAT [RUNNER_OPTION...]: run.sh SELECT
+# (its options and test names, one string) under RUNNER (vm-run or um-run)
+# and count its verdict; WHAT names the testbed in the lines of tests that
+# run on both; RUNNER_OPTIONs go to the runner after the defaults.
+selftests() {
+	local runner=$1 kd=$2 out=$3 what=$5 list rc line
+	local -a sel
+	read -r -a sel <<<"$4"
+	shift 5
+	mkdir -p "$out"
+	list=$out/tests.list
+	"$RXECC_TOP/selftests/rxe_cc/run.sh" --list "${sel[@]}" >"$list"
+	rm -f "$out/selftests.tap" "$out/kunit.ktap"
+	local t0=$SECONDS
+	"$RXECC_TOP/scripts/$runner" --kernel "$kd" --out "$out" --timeout 4200 --fabric-nics 8 \
+		"$@" -- selftests/rxe_cc/run.sh "${sel[@]}"
+	rc=$?
+	echo "selftests on $what: $((SECONDS - t0)) s"
+	while read -r line; do
+		case "$line" in
+		"PASS: "*) ok "${line#PASS: }${what:+ ($what)}" ;;
+		"SKIP: "*) sk "${line#SKIP: }${what:+ ($what)}" ;;
+		*) ko "${line#FAIL: }${what:+ ($what)}" ;;
+		esac
+	done < <("$RXECC_TOP/scripts/selftest-verdict" "$out/selftests.tap" "$list" "$rc" \
+		"$out/console.log")
+	# the KUnit cases the kunit selftest ran (its KTAP), one count each
+	[ -f "$out/kunit.ktap" ] || return 0
+	while read -r verdict name; do
+		case $verdict in
+		ok) ok "kunit $name" ;;
+		skip) sk "kunit $name" ;;
+		*) ko "kunit $name (see $out/kunit.ktap)" ;;
+		esac
+	done < <(awk '
+		/^ +# Subtest: / { suite = $3 }
+		/^ +(not )?ok [0-9]+ / {
+			v = ($1 == "not") ? "fail" : "ok"; n = (v == "ok") ? $3 : $4
+			if ($0 ~ /# SKIP/) v = "skip"
+			print v, suite "." n
+		}' "$out/kunit.ktap")
+}
+
+# closing_line: what failed and was skipped, then "N passed, N failed[, N
+# skipped]"; returns non-zero if anything failed.
+closing_line() {
+	echo
+	for f in "${failed[@]}"; do echo "failed: $f"; done
+	for s in "${skipped[@]}"; do echo "skipped: $s"; done
+	if [ "$skipn" -gt 0 ]; then
+		echo "$pass passed, $failn failed, $skipn skipped"
+	else
+		echo "$pass passed, $failn failed"
+	fi
+	[ "$failn" = 0 ]
+}
+
+# debug_selftests "TEST...": build the debug kernel (User-Mode Linux) and
+# the module for it, and run the TESTs and the kmemleak check there.
+debug_selftests() {
+	local dk
+	step "debug kernel: User-Mode Linux with lockdep, KASAN, UBSAN, kmemleak (cached in $RXECC_CACHE)"
+	if ! dk=$(RXECC_DEBUG=1 RXECC_ARCH=um "$RXECC_TOP/scripts/kernel-build"); then
+		ko "debug kernel build"
+		return 1
+	fi
+	ok "debug kernel $(cat "$dk/release")"
+	if ! "$RXECC_TOP/scripts/module-build" "$dk/build"; then
+		ko "module build (debug kernel)"
+		return 1
+	fi
+	step "selftests on the debug kernel: $1 kmemleak"
+	selftests um-run "$dk" "$B/selftest-debug" "$1 kmemleak" "debug kernel" --mem 3072
+}
