@@ -21,12 +21,13 @@ std::string line_of(const std::string &table, const std::string &label)
 
 TEST(TestbedTable, FiguresSideBySideWithTheSecondRelativeToTheFirst)
 {
-	std::string t = testbed_table("q.env",
-	                              "testbed=qemu\nboot_us=4200000\nwrite_rx_bytes=70000000\nwrite_us=1600000\n"
-	                              "suite_us=750000000\nincast_util_pct=92.5\n",
-	                              "u.env",
-	                              "testbed=um\nboot_us=1400000\nwrite_rx_bytes=70000000\nwrite_us=400000\n"
-	                              "suite_us=450000000\nincast_util_pct=96.5\n");
+	std::string t = testbed_table(
+		"q.env",
+		"testbed=qemu\nboot_us=4200000\nwrite_rx_bytes=70000000\nwrite_us=1600000\n"
+		"suite_us=750000000\nincast_util_pct=92.5\n",
+		"u.env",
+		"testbed=um\nboot_us=1400000\nwrite_rx_bytes=70000000\nwrite_us=400000\n"
+		"suite_us=450000000\nincast_util_pct=96.5\n");
 	EXPECT_NE(t.find("qemu"), std::string::npos) << t;
 	EXPECT_NE(t.find("um/qemu"), std::string::npos) << t;
 	// times in seconds, the ratio second/first
