@@ -87,14 +87,14 @@ std::string testbed_table(const std::string &a_path, std::string_view a_text,
 		auto va = value(a, r), vb = value(b, r);
 		if (!va && !vb)
 			continue;
-		if (!va || !vb)
-			throw Error(std::string(r.key) + ": in " + (va ? b_path : a_path) +
-			            " missing, in " + (va ? a_path : b_path) + " present");
+		// a figure one testbed could not measure (perftest's clock
+		// calibration fails at times): "-", and no ratio
 		std::string label =
 			std::string(r.label) + (*r.unit ? " [" + std::string(r.unit) + "]" : "");
-		std::string ratio = *va > 0 ? fmt(*vb / *va) : "-";
+		std::string ratio = va && vb && *va > 0 ? fmt(*vb / *va) : "-";
 		std::snprintf(line, sizeof(line), "%-30s %12s %12s %10s\n", label.c_str(),
-		              fmt(*va).c_str(), fmt(*vb).c_str(), ratio.c_str());
+		              va ? fmt(*va).c_str() : "-", vb ? fmt(*vb).c_str() : "-",
+		              ratio.c_str());
 		out += line;
 	}
 	return out;

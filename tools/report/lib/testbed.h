@@ -11,9 +11,9 @@ namespace rxecc::report
 {
 
 // The table of two testbeds' files (names for messages, texts). Throws
-// Error naming the file and key when a row's value is missing in one file
-// but not the other, or is not a number; a row missing in both is left
-// out.
+// Error naming the file and key when a value is not a number; a figure
+// missing in one file is shown as "-" without a ratio, a row missing in
+// both is left out.
 std::string testbed_table(const std::string &a_path, std::string_view a_text,
                           const std::string &b_path, std::string_view b_text);
 
