@@ -13,6 +13,13 @@ sk() { skipn=$((skipn + 1)); skipped+=("$1"); echo "SKIP: $1"; }
 
 step() { echo; echo "==== $* ===="; }
 
+# build_user: configure and build the userspace tools and unit tests in
+# build/user (logs in build/user-{cmake,build}.log).
+build_user() {
+	cmake -S "$RXECC_TOP" -B "$B/user" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$B/user-cmake.log" 2>&1 &&
+		cmake --build "$B/user" -j"$(nproc)" >"$B/user-build.log" 2>&1
+}
+
 # selftests RUNNER KDIR OUT SELECT WHAT [RUNNER_OPTION...]: run.sh SELECT
 # (its options and test names, one string) under RUNNER (vm-run or um-run)
 # and count its verdict; WHAT names the testbed in the lines of tests that
