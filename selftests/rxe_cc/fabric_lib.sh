@@ -240,7 +240,9 @@ fabric_start() {
 		FABRIC_T0=$EPOCHREALTIME
 		return 0
 	fi
-	fail "rxecc-fabric did not start"
+	local st=running
+	kill -0 "$FABRIC_PID" 2>/dev/null || { wait "$FABRIC_PID"; st="exit status $?"; }
+	fail "rxecc-fabric did not start ($st)"
 	sed 's/^/#   fabric: /' "$FABRIC_LOG"
 	ksft_exit
 }
