@@ -65,6 +65,9 @@ rxecc_fragments() {
 	fi
 	if [ "${RXECC_DEBUG:-0}" = 1 ]; then
 		echo "$RXECC_TOP/kernel/debug.config"
+		if [ "$RXECC_ARCH" = um ]; then
+			echo "$RXECC_TOP/kernel/um-debug.config"
+		fi
 	fi
 }
 
