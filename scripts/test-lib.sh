@@ -23,30 +23,73 @@ build_user() {
 # selftests RUNNER KDIR OUT SELECT WHAT [RUNNER_OPTION...]: run.sh SELECT
 # (its options and test names, one string) under RUNNER (vm-run or um-run)
 # and count its verdict; WHAT names the testbed in the lines of tests that
-# run on both; RUNNER_OPTIONs go to the runner after the defaults.
+# run on both; RUNNER_OPTIONs go to the runner after the defaults. With
+# SELFTEST_PARTS=N (N > 1), N test kernels run the N parts of run.sh
+# --shard side by side, each in OUT/partK, and their consoles are printed
+# one after the other when all have ended.
 selftests() {
-	local runner=$1 kd=$2 out=$3 what=$5 list rc line
+	local runner=$1 kd=$2 out=$3 sel=$4 what=$5 parts=${SELFTEST_PARTS:-1} k t0
+	local -a pids=() dirs=() sela
+	read -r -a sela <<<"$sel"
+	shift 5
+	t0=$SECONDS
+	if [ "$parts" -le 1 ]; then
+		selftest_run "$runner" "$kd" "$out" "$sel" "$@"
+		echo "selftests on $what: $((SECONDS - t0)) s"
+		selftest_count "$out" "$what"
+		return
+	fi
+	for k in $(seq 1 "$parts"); do
+		mkdir -p "$out/part$k"
+		# a part can be empty (fewer tests than parts)
+		[ -n "$("$RXECC_TOP/selftests/rxe_cc/run.sh" --list "${sela[@]}" --shard "$k/$parts")" ] ||
+			continue
+		selftest_run "$runner" "$kd" "$out/part$k" "$sel --shard $k/$parts" "$@" \
+			>"$out/part$k/run.log" 2>&1 &
+		pids+=($!)
+		dirs+=("$out/part$k")
+	done
+	for k in "${!pids[@]}"; do
+		wait "${pids[$k]}"
+		echo "---- ${dirs[$k]##*/} of $parts: $(tr '\n' ' ' <"${dirs[$k]}/tests.list")----"
+		cat "${dirs[$k]}/run.log"
+	done
+	echo "selftests on $what: $((SECONDS - t0)) s ($parts test kernels side by side)"
+	for k in "${!dirs[@]}"; do
+		selftest_count "${dirs[$k]}" "$what"
+	done
+}
+
+# selftest_run RUNNER KDIR OUT SELECT [RUNNER_OPTION...]: one test kernel
+# runs run.sh SELECT; OUT gets tests.list, the TAP file, the console and
+# "rc", the runner's exit status.
+selftest_run() {
+	local runner=$1 kd=$2 out=$3 rc
 	local -a sel
 	read -r -a sel <<<"$4"
-	shift 5
+	shift 4
 	mkdir -p "$out"
-	list=$out/tests.list
-	"$RXECC_TOP/selftests/rxe_cc/run.sh" --list "${sel[@]}" >"$list"
-	rm -f "$out/selftests.tap" "$out/kunit.ktap"
-	local t0=$SECONDS
+	"$RXECC_TOP/selftests/rxe_cc/run.sh" --list "${sel[@]}" >"$out/tests.list"
+	rm -f "$out/selftests.tap" "$out/kunit.ktap" "$out/rc"
 	"$RXECC_TOP/scripts/$runner" --kernel "$kd" --out "$out" --timeout 4200 --fabric-nics 8 \
 		"$@" -- selftests/rxe_cc/run.sh "${sel[@]}"
 	rc=$?
-	echo "selftests on $what: $((SECONDS - t0)) s"
+	echo "$rc" >"$out/rc"
+	return $rc
+}
+
+# selftest_count OUT WHAT: count the verdict of selftest_run's OUT, and the
+# KUnit cases the kunit selftest ran (its KTAP), one count each.
+selftest_count() {
+	local out=$1 what=$2 line verdict name
 	while read -r line; do
 		case "$line" in
 		"PASS: "*) ok "${line#PASS: }${what:+ ($what)}" ;;
 		"SKIP: "*) sk "${line#SKIP: }${what:+ ($what)}" ;;
 		*) ko "${line#FAIL: }${what:+ ($what)}" ;;
 		esac
-	done < <("$RXECC_TOP/scripts/selftest-verdict" "$out/selftests.tap" "$list" "$rc" \
-		"$out/console.log")
-	# the KUnit cases the kunit selftest ran (its KTAP), one count each
+	done < <("$RXECC_TOP/scripts/selftest-verdict" "$out/selftests.tap" "$out/tests.list" \
+		"$(cat "$out/rc" 2>/dev/null || echo 1)" "$out/console.log")
 	[ -f "$out/kunit.ktap" ] || return 0
 	while read -r verdict name; do
 		case $verdict in

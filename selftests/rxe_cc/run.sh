@@ -1,32 +1,67 @@
 #!/bin/bash
 # Run rxe_cc selftests with TAP output (kselftest style).
 #
-#   selftests/rxe_cc/run.sh [-t SECONDS] [--testbed um|qemu] [--list] [TEST...]
+#   selftests/rxe_cc/run.sh [-t SECONDS] [--testbed um|qemu] [--shard K/N]
+#                           [--list] [TEST...]
 #
 # Runs the named tests (default: every test in TESTS, or with --testbed
 # those scripts/test runs on that testbed), each with a timeout. Exit status
-# 0 if none failed. --list prints the selection instead. With RXECC_OUT
-# set, the TAP stream is also written to $RXECC_OUT/selftests.tap.
+# 0 if none failed. --list prints the selection instead. --shard K/N keeps
+# the K-th of N parts of the selection whose typical durations (TESTS)
+# are about equal, so that N test kernels can run them side by side. With
+# RXECC_OUT set, the TAP stream is also written to $RXECC_OUT/selftests.tap.
 DIR=$(cd "$(dirname "$0")" && pwd)
 TIMEOUT=${RXECC_SELFTEST_TIMEOUT:-1200}
 
 # select_tests TESTBED: the names in TESTS for TESTBED ("" for all). A
-# line is "NAME [qemu|both]": no mark runs on the fast testbed (um), qemu
-# only on QEMU, both on both.
+# line is "NAME [qemu|both] [~SECONDS]": no mark runs on the fast testbed
+# (um), qemu only on QEMU, both on both.
 select_tests() {
 	awk -v tb="$1" '
 		/^#/ || NF == 0 { next }
-		{ mark = (NF > 1 && $2 !~ /^#/) ? $2 : "" }
+		{ mark = ""; for (i = 2; i <= NF && $i !~ /^#/; i++) if ($i !~ /^~/) mark = $i }
 		tb == "" || (tb == "um" && mark != "qemu") || (tb == "qemu" && mark != "") { print $1 }
 	' "$DIR/TESTS"
 }
 
+# shard K N TEST...: the tests of part K of N, in the order given. The
+# longest test (TESTS' ~SECONDS, 10 for a test without) goes first to the
+# part with the least time so far, the first such part on a tie.
+shard() {
+	local k=$1 n=$2
+	shift 2
+	printf '%s\n' "$@" | awk -v k="$k" -v n="$n" '
+		FNR == NR {
+			if ($0 ~ /^#/ || NF == 0) next
+			for (i = 2; i <= NF && $i !~ /^#/; i++)
+				if ($i ~ /^~[0-9]+$/) secs[$1] = substr($i, 2) + 0
+			next
+		}
+		{ name[++m] = $1; s[m] = ($1 in secs) ? secs[$1] : 10 }
+		END {
+			for (i = 1; i <= m; i++) idx[i] = i
+			# by duration, longest first; equal ones in the given order
+			for (i = 2; i <= m; i++)
+				for (j = i; j > 1 && s[idx[j]] > s[idx[j - 1]]; j--) {
+					t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t
+				}
+			for (p = 1; p <= n; p++) load[p] = 0
+			for (i = 1; i <= m; i++) {
+				best = 1
+				for (p = 2; p <= n; p++) if (load[p] < load[best]) best = p
+				load[best] += s[idx[i]]
+				part[idx[i]] = best
+			}
+			for (i = 1; i <= m; i++) if (part[i] == k) print name[i]
+		}' "$DIR/TESTS" -
+}
+
 usage() {
-	echo "usage: ${0##*/} [-t SECONDS] [--testbed um|qemu] [--list] [TEST...]"
+	echo "usage: ${0##*/} [-t SECONDS] [--testbed um|qemu] [--shard K/N] [--list] [TEST...]"
 	echo "tests: $(select_tests "" | tr '\n' ' ')"
 }
 
-testbed= list=0
+testbed='' list=0 shard=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-t)
@@ -41,6 +76,15 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2
 		;;
+	--shard)
+		if ! [[ ${2:-} =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] ||
+			[ "${BASH_REMATCH[1]}" -gt "${BASH_REMATCH[2]}" ]; then
+			echo "${0##*/}: --shard is K/N with 1 <= K <= N" >&2
+			exit 2
+		fi
+		shard=$2
+		shift 2
+		;;
 	--list) list=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	-*) echo "${0##*/}: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -53,6 +97,9 @@ if [ $# -gt 0 ]; then
 	tests=("$@")
 else
 	read -r -a tests <<<"$(select_tests "$testbed" | tr '\n' ' ')"
+fi
+if [ -n "$shard" ] && [ ${#tests[@]} -gt 0 ]; then
+	read -r -a tests <<<"$(shard "${shard%/*}" "${shard#*/}" "${tests[@]}" | tr '\n' ' ')"
 fi
 if [ $list = 1 ]; then
 	printf '%s\n' "${tests[@]}"

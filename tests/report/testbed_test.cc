@@ -24,10 +24,10 @@ TEST(TestbedTable, FiguresSideBySideWithTheSecondRelativeToTheFirst)
 	std::string t = testbed_table(
 		"q.env",
 		"testbed=qemu\nboot_us=4200000\nwrite_rx_bytes=70000000\nwrite_us=1600000\n"
-		"suite_us=750000000\nincast_util_pct=92.5\n",
+		"suite_us=750000000\nsuite_kernels=1\nincast_util_pct=92.5\n",
 		"u.env",
 		"testbed=um\nboot_us=1400000\nwrite_rx_bytes=70000000\nwrite_us=400000\n"
-		"suite_us=450000000\nincast_util_pct=96.5\n");
+		"suite_us=450000000\nsuite_kernels=2\nincast_util_pct=96.5\n");
 	EXPECT_NE(t.find("qemu"), std::string::npos) << t;
 	EXPECT_NE(t.find("um/qemu"), std::string::npos) << t;
 	// times in seconds, the ratio second/first
@@ -38,6 +38,8 @@ TEST(TestbedTable, FiguresSideBySideWithTheSecondRelativeToTheFirst)
 	          "ib_write_bw, one QP [Gbit/s]           0.35          1.4          4");
 	EXPECT_EQ(line_of(t, "selftest suite [s]"),
 	          "selftest suite [s]                      750          450        0.6");
+	EXPECT_EQ(line_of(t, "  test kernels side by side"),
+	          "  test kernels side by side               1            2          2");
 	EXPECT_EQ(line_of(t, "4:1 incast: utilisation [%]"),
 	          "4:1 incast: utilisation [%]            92.5         96.5       1.04");
 	// rows neither file has are left out

@@ -112,4 +112,50 @@ else
 	sed 's/^/  /' "$tmp/tb/selftests.tap"
 	bad=1
 fi
+
+# run.sh --shard K/N: parts of about equal time (TESTS' ~SECONDS, 10
+# without), the longest test first to the least loaded part, each part in
+# the selection's order; together exactly the selection
+mkdir -p "$tmp/sh"
+cp "$run_sh" "$tmp/sh/run.sh"
+printf 'a ~50
+b both ~10
+c ~40
+d qemu ~5
+e
+f ~30 # a comment ~99
+' >"$tmp/sh/TESTS"
+for t in a b c d e f; do printf '#!/bin/bash
+exit 0
+' >"$tmp/sh/$t.sh"; done
+chmod +x "$tmp/sh"/*.sh
+# longest first: a(50) -> 1, c(40) -> 2, f(30) -> 2 (70), b(10) -> 1 (60),
+# e(10) -> 1 (70), d(5) -> 1 (75, the first part on a tie)
+for want in "1/2::a b d e " "2/2::c f " "1/2:um:a b e " "2/2:um:c f " \
+	"1/1::a b c d e f " "3/3::b d f " "2/2:qemu:d " "1/2:qemu:b "; do
+	s=${want%%:*} rest=${want#*:}
+	tb=${rest%%:*}
+	got=$("$tmp/sh/run.sh" --list --shard "$s" ${tb:+--testbed "$tb"} 2>&1 | tr '\n' ' ')
+	if [ "$got" = "${rest#*:}" ]; then
+		echo "ok run_sh_shard_${s%/*}_of_${s#*/}_${tb:-all}"
+	else
+		echo "FAIL run_sh_shard_${s%/*}_of_${s#*/}_${tb:-all}: got '$got', want '${rest#*:}'"
+		bad=1
+	fi
+done
+got=$("$tmp/sh/run.sh" --list --shard 2/2 f a 2>&1 | tr '\n' ' ')
+if [ "$got" = "f " ]; then
+	echo "ok run_sh_shard_named"
+else
+	echo "FAIL run_sh_shard_named: got '$got', want 'f '"
+	bad=1
+fi
+for s in 0/2 3/2 2 1/0 x/y; do
+	if "$tmp/sh/run.sh" --list --shard "$s" >/dev/null 2>&1; then
+		echo "FAIL run_sh_shard_bad: --shard $s accepted"
+		bad=1
+	else
+		echo "ok run_sh_shard_bad $s"
+	fi
+done
 exit $bad

@@ -32,6 +32,8 @@ const std::vector<Row> &rows()
 		{"100 us sleep, lateness p50", "sleep_late_us_p50", 1, "us", nullptr},
 		{"100 us sleep, lateness p99", "sleep_late_us_p99", 1, "us", nullptr},
 		{"selftest suite", "suite_us", 1e-6, "s", nullptr},
+		// test kernels that ran parts of the suite side by side
+		{"  test kernels side by side", "suite_kernels", 1, "", nullptr},
 		{"selftests failed", "suite_failed", 1, "", nullptr},
 		{"4:1 incast, 100 Mbit/s: wall", "incast_us", 1e-6, "s", nullptr},
 		{"4:1 incast: utilisation", "incast_util_pct", 1, "%", nullptr},
