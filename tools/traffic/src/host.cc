@@ -36,6 +36,7 @@
 #include "rdma/rxe_cc.h"
 #include "records.h"
 #include "retx.h"
+#include "startwait.h"
 
 namespace rxecc::traffic
 {
@@ -1264,10 +1265,16 @@ int Host::run()
 			       starts_[next_start_]->start_abs - now <=
 			               static_cast<std::int64_t>(cfg_.spin_ns)) {
 				const std::int64_t due = starts_[next_start_]->start_abs;
+				// the start before: this wait sleeps at least from
+				// halfway between the two (startwait.h)
+				const std::int64_t wake = sleep_until(
+					due, next_start_ ? starts_[next_start_ - 1]->start_abs : -1,
+					sleep_margin());
 				// Until 3 ms before, handle events (completions of the
 				// flows already running: their times, their next
 				// messages), sleeping up to 1 ms for them until
-				// sleep_margin() before (a wake-up can be ms late) and
+				// sleep_margin() before (a wake-up can be ms late), or
+				// halfway from the start before if that is later, and
 				// yielding at every reading after that. A SCHED_FIFO process that
 				// only read the clock kept its CPU from every ordinary
 				// thread, rxe's workers and softirq threads among them,
@@ -1289,7 +1296,7 @@ int Host::run()
 				for (std::int64_t t = spin0, prev = spin0; t < due;
 				     prev = t, t = mono_ns()) {
 					gap = std::max(gap, t - prev);
-					if (due - t > sleep_margin()) {
+					if (t < wake) {
 						// a 1 ms sleep far from the start
 						if (!service(1) || phase_ == Phase::kDone) {
 							stop = true;
