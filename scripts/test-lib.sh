@@ -26,25 +26,27 @@ build_user() {
 # run on both; RUNNER_OPTIONs go to the runner after the defaults. With
 # SELFTEST_PARTS=N (N > 1), N test kernels run the N parts of run.sh
 # --shard side by side, each in OUT/partK, and their consoles are printed
-# one after the other when all have ended.
+# one after the other when all have ended. SELFTEST_LAST names a test that
+# runs last in every kernel (kmemleak: what the tests before it left).
 selftests() {
-	local runner=$1 kd=$2 out=$3 sel=$4 what=$5 parts=${SELFTEST_PARTS:-1} k t0
+	local runner=$1 kd=$2 out=$3 sel=$4 what=$5 parts=${SELFTEST_PARTS:-1} k t0 names
 	local -a pids=() dirs=() sela
 	read -r -a sela <<<"$sel"
 	shift 5
 	t0=$SECONDS
 	if [ "$parts" -le 1 ]; then
-		selftest_run "$runner" "$kd" "$out" "$sel" "$@"
+		selftest_run "$runner" "$kd" "$out" "$sel ${SELFTEST_LAST:-}" "$@"
 		echo "selftests on $what: $((SECONDS - t0)) s"
 		selftest_count "$out" "$what"
 		return
 	fi
 	for k in $(seq 1 "$parts"); do
 		mkdir -p "$out/part$k"
+		names=$("$RXECC_TOP/selftests/rxe_cc/run.sh" --list "${sela[@]}" --shard "$k/$parts" |
+			tr '\n' ' ')
 		# a part can be empty (fewer tests than parts)
-		[ -n "$("$RXECC_TOP/selftests/rxe_cc/run.sh" --list "${sela[@]}" --shard "$k/$parts")" ] ||
-			continue
-		selftest_run "$runner" "$kd" "$out/part$k" "$sel --shard $k/$parts" "$@" \
+		[ -n "$names" ] || continue
+		selftest_run "$runner" "$kd" "$out/part$k" "$names ${SELFTEST_LAST:-}" "$@" \
 			>"$out/part$k/run.log" 2>&1 &
 		pids+=($!)
 		dirs+=("$out/part$k")
@@ -135,5 +137,6 @@ debug_selftests() {
 		return 1
 	fi
 	step "selftests on the debug kernel: $1 kmemleak"
-	selftests um-run "$dk" "$B/selftest-debug" "$1 kmemleak" "debug kernel" --mem 3072
+	SELFTEST_LAST=kmemleak selftests um-run "$dk" "$B/selftest-debug" "$1" "debug kernel" \
+		--mem 3072
 }
