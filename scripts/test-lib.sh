@@ -42,7 +42,7 @@ selftests() {
 	fi
 	for k in $(seq 1 "$parts"); do
 		mkdir -p "$out/part$k"
-		names=$("$RXECC_TOP/selftests/rxe_cc/run.sh" --list "${sela[@]}" --shard "$k/$parts" |
+		names=$("$RXECC_TOP/selftests/rxe_cc/run.sh" --list --shard "$k/$parts" "${sela[@]}" |
 			tr '\n' ' ')
 		# a part can be empty (fewer tests than parts)
 		[ -n "$names" ] || continue

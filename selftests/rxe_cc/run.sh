@@ -101,17 +101,17 @@ fi
 if [ -n "$shard" ] && [ ${#tests[@]} -gt 0 ]; then
 	read -r -a tests <<<"$(shard "${shard%/*}" "${shard#*/}" "${tests[@]}" | tr '\n' ' ')"
 fi
+for t in ${tests[@]+"${tests[@]}"}; do
+	[ -x "$DIR/$t.sh" ] || { echo "${0##*/}: no such test: $t" >&2; usage >&2; exit 2; }
+done
 if [ $list = 1 ]; then
-	printf '%s\n' "${tests[@]}"
+	[ ${#tests[@]} -eq 0 ] || printf '%s\n' "${tests[@]}"
 	exit 0
 fi
 if [ ${#tests[@]} -eq 0 ]; then
 	echo "${0##*/}: no tests to run" >&2
 	exit 2
 fi
-for t in "${tests[@]}"; do
-	[ -x "$DIR/$t.sh" ] || { echo "${0##*/}: no such test: $t" >&2; usage >&2; exit 2; }
-done
 
 tap=/dev/null
 if [ -n "${RXECC_OUT:-}" ]; then

@@ -150,6 +150,14 @@ else
 	echo "FAIL run_sh_shard_named: got '$got', want 'f '"
 	bad=1
 fi
+# an option after a test name is no test: --list refuses it as it refuses
+# any name without a test
+if "$tmp/sh/run.sh" --list a --shard 1/2 >/dev/null 2>&1; then
+	echo "FAIL run_sh_list_unknown_name: '--shard' after a name listed as a test"
+	bad=1
+else
+	echo "ok run_sh_list_unknown_name"
+fi
 for s in 0/2 3/2 2 1/0 x/y; do
 	if "$tmp/sh/run.sh" --list --shard "$s" >/dev/null 2>&1; then
 		echo "FAIL run_sh_shard_bad: --shard $s accepted"
