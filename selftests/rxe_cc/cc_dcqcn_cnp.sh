@@ -61,7 +61,7 @@ done
 log "rate during congestion: min $min kbit/s, $emin kbit/s usable; $((uall / 10))% of the credit unused (line $LINE Mbit/s, bottleneck $BOTTLENECK Mbit/s)"
 check "the sender cut its rate well below the line rate" test "$min" -lt $((LINE * 800))
 check "the sender cut its usable rate below the bottleneck's" test "$emin" -lt $((BOTTLENECK * 1000))
-check "at most half of the pacing credit went unused" test "$uall" -le 500
+check_timing "at most half of the pacing credit went unused" test "$uall" -le 500
 wait $mon
 check "rxecc monitor sampled the QP" \
 	eval "grep -c ',rxe_s,$qpn,dcqcn,' '$TMP/monitor.csv' | awk '{ exit !(\$1 >= 5) }'"

@@ -28,7 +28,10 @@ require_root
 # woke them (a vCPU the host did not run). The rate must reach the set
 # one less 2% less that stalled share; a pacer that wakes late while the
 # machine runs on time falls short of that. A run short of it is measured
-# once more: the emulated host's speed drifts (CPU steal).
+# once more: the emulated host's speed drifts (CPU steal). On the debug
+# kernel (KASAN, lockdep, kmemleak scans: rxe three to four times slower,
+# the machine stalled for long stretches) the floor is logged, not
+# asserted; "never above" is asserted everywhere.
 MSG=65536
 STALLPROBE=${STALLPROBE:-$RXECC_TOP/build/user/bin/rxecc-stallprobe}
 [ -x "$STALLPROBE" ] || die "$STALLPROBE not built (make user)"
@@ -83,7 +86,8 @@ paced_run() {
 # rate is set to KBPS; sets ERR to the error in percent against KBPS and
 # OVER to how far (bit/s) the rate exceeded what the pacer may send in the
 # window (see above; negative when it did not). A rate short of the floor
-# (pace_ok) is measured once more; a rate above KBPS is never retried.
+# (pace_not_below) is measured once more; a rate above KBPS is never
+# retried.
 paced_err() {
 	local tag=$1 port=$2 secs=$3 kbps=$4 slack
 	shift 4
@@ -95,7 +99,7 @@ paced_err() {
 		printf "%d", (f > s ? f : s) }')
 	paced_run "$tag" "$port" "$secs" "$@" || return 1
 	pace_errors "$kbps" "$secs"
-	pace_ok || awk -v o="$OVER" 'BEGIN { exit !(o > 0) }' && return 0
+	pace_not_below || awk -v o="$OVER" 'BEGIN { exit !(o > 0) }' && return 0
 	log "$tag: $ERR% off the set rate ($(pct "$UNUSED")% of the window's credit unused, machine stalled $(pct "$STALL")%); measured once more"
 	paced_run "$tag.2" $((port + 50)) "$secs" "$@" || return 1
 	pace_errors "$kbps" "$secs"
@@ -116,12 +120,15 @@ pace_errors() {
 		printf "%.0f", g - r - (owed + 2 * 4200 * 8 + r * 0.001) / s }')
 }
 
-# pace_ok: the last paced_err run passes: never above the set rate, and
-# short of it by at most 2% plus the share of the window the machine was
-# stalled (rxecc-stallprobe)
-pace_ok() {
-	awk -v e="$ERR" -v o="$OVER" -v s="$STALL" \
-		'BEGIN { exit !(s != "" && o <= 0 && e >= -2 - s * 100) }'
+# pace_not_above, pace_not_below: the last paced_err run was never above
+# the set rate; it was short of it by at most 2% plus the share of the
+# window the machine was stalled (rxecc-stallprobe). On the debug kernel
+# the second is logged (check_timing).
+pace_not_above() {
+	awk -v o="$OVER" -v s="$STALL" 'BEGIN { exit !(s != "" && o <= 0) }'
+}
+pace_not_below() {
+	awk -v e="$ERR" -v s="$STALL" 'BEGIN { exit !(s != "" && e >= -2 - s * 100) }'
 }
 
 dmesg_mark
@@ -160,7 +167,9 @@ for pct in 5 25 50 75 100; do
 	printf '# %7s%% %12.3f %12.3f %7s%% %7s%% %7s%%\n' "$pct" \
 		"$(awk -v k="$kbps" 'BEGIN { print k / 1000 }')" \
 		"$(awk -v g="$RATE" 'BEGIN { print g / 1e6 }')" "$ERR" "$(pct "$UNUSED")" "$(pct "$STALL")"
-	check "fixed at $pct% of line rate: not above it, at most 2% + stalled $(pct "$STALL")% below ($ERR%)" pace_ok
+	check "fixed at $pct% of line rate: not above it ($ERR%)" pace_not_above
+	check_timing "fixed at $pct% of line rate: at most 2% + stalled $(pct "$STALL")% below ($ERR%)" \
+		pace_not_below
 done
 log "unused: the share of the window's credit the pacer dropped (cc_pacer_unused_us), printed only"
 log "stalled: the share of the window the machine did not run a sleeping task on time (rxecc-stallprobe)"
@@ -172,7 +181,8 @@ rxecc dev set rxe_b algo fixed rate_kbps $((line * 500)) line_rate "${line}M" ||
 	die "fixed on rxe_b"
 paced_err read 19240 3 $((line * 500)) ib_read_bw pc_a va || fail "READ run failed"
 log "READ responses paced at $((line / 2)) Mbit/s: got $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s ($ERR%; $(pct "$UNUSED")% of the credit unused, stalled $(pct "$STALL")%)"
-check "READ responses at 50% of line rate: not above it, at most 2% + stalled below ($ERR%)" pace_ok
+check "READ responses at 50% of line rate: not above it ($ERR%)" pace_not_above
+check_timing "READ responses at 50% of line rate: at most 2% + stalled below ($ERR%)" pace_not_below
 # single-packet READs: every response is the first of its READ. Each READ
 # is a round trip, so they move far less than 64 KiB ones: paced at half
 # the line rate or 40% of what they reach unpaced, whichever is lower.
@@ -183,7 +193,8 @@ log "unpaced 1 KiB READs: $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s; 
 rxecc dev set rxe_b algo fixed rate_kbps "$k1" || die "fixed on rxe_b"
 MSG=1024 paced_err read1k 19241 3 "$k1" ib_read_bw pc_a va || fail "1 KiB READ run failed"
 log "1 KiB READs: got $(awk -v g="$RATE" 'BEGIN { print g / 1e6 }') Mbit/s ($ERR%; $(pct "$UNUSED")% of the credit unused, stalled $(pct "$STALL")%)"
-check "single-packet READ responses: not above the set rate, at most 2% + stalled below ($ERR%)" pace_ok
+check "single-packet READ responses: not above the set rate ($ERR%)" pace_not_above
+check_timing "single-packet READ responses: at most 2% + stalled below ($ERR%)" pace_not_below
 rxecc dev set rxe_b algo none || die "none on rxe_b"
 
 # A paced QP next to an unpaced one. A pacer that busy-waited for its

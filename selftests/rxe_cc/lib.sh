@@ -89,6 +89,29 @@ check() {
 	fi
 }
 
+# on_debug_kernel: true on the debug test kernel (release ending in
+# -debug: KASAN, lockdep, kmemleak, scripts/test-debug), where rxe runs
+# three to four times slower and kmemleak's scans stall the machine
+on_debug_kernel() { [[ $(uname -r) == *-debug ]]; }
+
+# check_timing DESCRIPTION CMD...: check, except on the debug kernel, where
+# the result is logged and counts as no failure. For figures of timing
+# that the plain kernel's runs assert (how close a pacer comes to its rate
+# from below, how much of its credit a sender could use) and that the
+# sanitizers' cost takes out of reach. The test's other checks, and its
+# kernel log, still count there.
+check_timing() {
+	local what=$1
+	shift
+	if ! on_debug_kernel; then
+		check "$what" "$@"
+	elif "$@"; then
+		log "ok: $what"
+	else
+		log "not asserted on the debug kernel (timing): $what"
+	fi
+}
+
 cleanup() {
 	local pid ns
 	for pid in "${_bg_pids[@]}"; do
@@ -123,15 +146,29 @@ require_root() {
 
 # ---- kernel log ----------------------------------------------------------
 
+# dmesg_mark: remember where the kernel log is now (the time stamp of its
+# last record: once the ring buffer is full, old records drop out and a
+# count of lines no longer says where the new ones begin). lib.sh marks when
+# a test sources it.
 dmesg_mark() {
-	_dmesg_mark=$(dmesg | wc -l)
+	_dmesg_mark=$(dmesg 2>/dev/null | tail -n 1 | sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p')
+	_dmesg_mark=${_dmesg_mark:--1}
 }
+
+# dmesg_since_mark: the kernel log's records after the mark (a line without
+# a time stamp goes with the record before it)
+dmesg_since_mark() {
+	dmesg | awk -v m="${_dmesg_mark:--1}" '
+		/^\[ *[0-9]+\.[0-9]+\]/ { t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t) }
+		t + 0 > m + 0 { print }'
+}
+dmesg_mark 2>/dev/null
 
 # Fail on any kernel warning, bug, oops, lockdep or sanitizer report printed
 # since dmesg_mark.
 dmesg_check() {
 	local bad
-	bad=$(dmesg | tail -n +"$((${_dmesg_mark:-0} + 1))" |
+	bad=$(dmesg_since_mark |
 		grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|lockdep|possible recursive locking|circular locking|KASAN|UBSAN|kmemleak|refcount_t|unregister_netdevice: waiting|namespace exit waits|list_del corruption|sleeping function called')
 	if [ -n "$bad" ]; then
 		fail "kernel reported problems:"

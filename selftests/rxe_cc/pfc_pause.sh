@@ -101,7 +101,7 @@ for d in "rxe_a 10.9.1.1" "rxe_b 10.9.1.2" "rxe_c 10.9.2.1" "rxe_d 10.9.2.2"; do
 done
 
 check "pfc_netdevs reads back va,nx" [ "$(cat $PARAM)" = "va,nx" ]
-dmesg | tail -n +"$((_dmesg_mark + 1))" | grep 'rxe honours PFC' >"$TMP/honours"
+dmesg_since_mark | grep 'rxe honours PFC' >"$TMP/honours"
 check "only the named netdev's device honours PAUSE" \
 	eval "grep -q ' va: ' $TMP/honours && ! grep -qE ' (vb|wa|wb): ' $TMP/honours"
 for bad in 'a/b' 'va,,vb' 'name_longer_than_15' 'va vb'; do
