@@ -35,6 +35,8 @@ help:
 	@echo "  test-debug  the selftests on the debug kernel (UML: lockdep, KASAN, UBSAN,"
 	@echo "              kmemleak); T='...' picks tests"
 	@echo "  bench       stock vs patched rxe throughput in one VM boot"
+	@echo "              (scripts/bench traffic|scale: rxecc-traffic; 1000 QPs per device,"
+	@echo "              memory and CPU with CC on; scripts/bench --help)"
 	@echo "  demo        boot the test VM, run the demo, write plots (build/demo)"
 	@echo "  eval        every algorithm x scenario of scripts/eval.list, short flows"
 	@echo "              (EVAL='--full' for 8 s flows); build/eval/index.html"
