@@ -230,6 +230,10 @@ fabric_start() {
 	fi
 	[ -x "$FABRIC_BIN" ] || die "$FABRIC_BIN not built (make user)"
 	FABRIC_SOCK=$TMP/fabric.sock
+	# emptied here, not only by the redirection in the child: a wait that
+	# began before the child opened the log read the last fabric's
+	# "ready" in it (fabric_rate's second fabric, now and then)
+	: >"$FABRIC_LOG"
 	ip netns exec "$ns" "$FABRIC_BIN" run -t "$topo" --telemetry "$dir" \
 		--control "$FABRIC_SOCK" "$@" >"$FABRIC_LOG" 2>&1 &
 	FABRIC_PID=$!
