@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -35,17 +36,25 @@ namespace
 
 const std::string kBin = RXECC_FABRIC_BIN;
 
+// A UDP port of 127.0.0.1 that was free, and not one this process was
+// given before: the kernel can hand out a port it just got back, and two
+// equal ports in one test made the fabric's bind fail (EADDRINUSE).
 uint16_t free_udp_port()
 {
-	int s = socket(AF_INET, SOCK_DGRAM, 0);
-	sockaddr_in a{};
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	bind(s, reinterpret_cast<sockaddr *>(&a), sizeof(a));
-	socklen_t l = sizeof(a);
-	getsockname(s, reinterpret_cast<sockaddr *>(&a), &l);
-	close(s);
-	return ntohs(a.sin_port);
+	static std::set<uint16_t> given;
+	for (;;) {
+		int s = socket(AF_INET, SOCK_DGRAM, 0);
+		sockaddr_in a{};
+		a.sin_family = AF_INET;
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		bind(s, reinterpret_cast<sockaddr *>(&a), sizeof(a));
+		socklen_t l = sizeof(a);
+		getsockname(s, reinterpret_cast<sockaddr *>(&a), &l);
+		close(s);
+		uint16_t p = ntohs(a.sin_port);
+		if (given.insert(p).second)
+			return p;
+	}
 }
 
 // A UDP socket on 127.0.0.1:port with kernel receive timestamps.
