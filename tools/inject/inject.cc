@@ -3,8 +3,9 @@
 // rxecc-inject: send forged RoCEv2 feedback (CNPs, ACKs) at an rxe QP over
 // a raw IPv4 socket: from a non-peer address, to a wrong QPN, truncated,
 // oversize, with a bad ICRC or garbage fields, ACKs and NAKs from the peer
-// with PSNs the QP never sent, or (--valid) well-formed CNPs from the peer
-// as a control (Documentation/rxe-cc/testing.rst).
+// with PSNs the QP never sent, (--valid) well-formed CNPs from the peer as a
+// control, or (--ack-psn) well-formed ACKs from the peer for one PSN
+// (Documentation/rxe-cc/testing.rst).
 #include <CLI/CLI.hpp>
 #include <arpa/inet.h>
 #include <cerrno>
@@ -45,7 +46,7 @@ bool parse_ip(const std::string &s, std::uint32_t &out)
 // handler (rxe_rcv drops a packet shorter than its opcode's headers, and
 // routes a non-CNP elsewhere) where an ignored CNP is counted.
 Packet make(const std::string &k, std::mt19937_64 &rng, std::uint32_t peer, std::uint32_t spoof,
-            std::uint32_t dst, std::uint32_t qpn, bool &reach)
+            std::uint32_t dst, std::uint32_t qpn, std::uint32_t ack_psn, bool &reach)
 {
 	using namespace rxecc::inject;
 	Packet p;
@@ -116,6 +117,10 @@ Packet make(const std::string &k, std::mt19937_64 &rng, std::uint32_t peer, std:
 		// the same with a NAK: a PSN sequence error would make the
 		// requester go back to that PSN
 		ack(static_cast<std::uint8_t>(0x60 + rng() % 4));
+	} else if (k == "ack_psn") {
+		// a well-formed ACK from the peer for the PSN of --ack-psn
+		ack(0);
+		p.psn = ack_psn;
 	} else if (k == "cnp_valid") {
 		// the control: a CNP exactly as the peer would send it
 	}
@@ -135,6 +140,7 @@ int main(int argc, char **argv)
 	std::uint32_t qpn = 0;
 	unsigned count = 100;
 	std::uint64_t seed = 0;
+	std::uint32_t ack_psn = 0;
 	bool seed_given = false, valid = false;
 	std::vector<std::string> kinds;
 	double gap_us = 200;
@@ -157,9 +163,18 @@ int main(int argc, char **argv)
 	app.add_option("--kinds", kinds, kinds_help)->delimiter(',')->check(CLI::IsMember(kKinds));
 	app.add_flag("--valid", valid,
 	             "send only well-formed CNPs from the peer (the control: they must act)");
+	auto *ack_opt = app.add_option("--ack-psn", ack_psn,
+	                               "send only well-formed ACKs from the peer for this PSN "
+	                               "(one the QP has sent: they must act; one it has not: "
+	                               "they must not)")
+	                    ->check(CLI::Range(0U, 0xffffffU));
 	app.add_option("--gap-us", gap_us, "pause between packets in microseconds (default 200)")
 		->check(CLI::Range(0.0, 1e6));
 	CLI11_PARSE(app, argc, argv);
+	if (*ack_opt && (valid || !kinds.empty())) {
+		std::fprintf(stderr, "rxecc-inject: --ack-psn excludes --valid and --kinds\n");
+		return 2;
+	}
 
 	std::uint32_t peer, spoof, dst;
 	if (!parse_ip(peer_s, peer) || !parse_ip(spoof_s, spoof) || !parse_ip(dst_s, dst)) {
@@ -176,6 +191,8 @@ int main(int argc, char **argv)
 			std::chrono::steady_clock::now().time_since_epoch().count());
 	if (valid)
 		kinds = {"cnp_valid"};
+	else if (*ack_opt)
+		kinds = {"ack_psn"};
 	else if (kinds.empty())
 		kinds = kKinds;
 	std::printf("rxecc-inject: seed %llu\n", static_cast<unsigned long long>(seed));
@@ -194,7 +211,7 @@ int main(int argc, char **argv)
 		unsigned long sent = 0, reach_n = 0;
 		for (unsigned i = 0; i < count; i++) {
 			bool reach = false;
-			auto d = rxecc::inject::build(make(k, rng, peer, spoof, dst, qpn, reach));
+			auto d = rxecc::inject::build(make(k, rng, peer, spoof, dst, qpn, ack_psn, reach));
 			if (sendto(fd, d.data(), d.size(), 0,
 			           reinterpret_cast<struct sockaddr *>(&to),
 			           sizeof(to)) != static_cast<ssize_t>(d.size())) {
