@@ -109,6 +109,48 @@ public:
 		tx.flags = flags;
 		ops_->on_send(&ctx_, &tx, abs(t));
 	}
+	// A data packet with PSN `psn` (algorithms that track snd_nxt).
+	void send_psn(uint64_t t, uint32_t psn, uint32_t bytes = 1100, uint32_t flags = 0)
+	{
+		rxe_cc_tx tx{};
+		tx.bytes = bytes;
+		tx.psn = psn;
+		tx.flags = flags;
+		ops_->on_send(&ctx_, &tx, abs(t));
+	}
+	// The completer processed a response packet of `type` carrying `psn`.
+	void ack(uint64_t t, uint32_t psn, uint32_t type = RXE_CC_ACK, uint32_t acked_pkts = 1)
+	{
+		rxe_cc_ack a{};
+		a.type = type;
+		a.psn = psn;
+		a.acked_pkts = acked_pkts;
+		a.acked_bytes = acked_pkts * 1100;
+		if (ops_->on_ack)
+			ops_->on_ack(&ctx_, &a, abs(t));
+	}
+	// The INT stack the response packet echoed (RXE_CC_FB_INT).
+	void int_stack(uint64_t t, const rxe_cc_fb_int &st)
+	{
+		rxe_cc_fb fb{};
+		fb.int_stack = st;
+		feedback(RXE_CC_FB_INT, fb, t);
+	}
+	// A response packet as the framework delivers it: on_ack, then its
+	// INT stack.
+	void ack_int(uint64_t t, const rxe_cc_fb_int &st, uint32_t type = RXE_CC_ACK)
+	{
+		ack(t, st.psn, type);
+		int_stack(t, st);
+	}
+	// All state values as of `t` (read only).
+	std::vector<uint64_t> states(uint64_t t) const
+	{
+		std::vector<uint64_t> v(ops_->n_state);
+		ops_->get_state(&ctx_, abs(t), v.data());
+		return v;
+	}
+
 	// Notification point: a data packet with IP ECN `ecn` at `t`. Returns
 	// whether a message is to be sent.
 	bool rx(uint64_t t, uint8_t ecn, rxe_cc_np_msg *msg = nullptr)

@@ -117,6 +117,25 @@ inline std::vector<uint8_t> udp_frame(uint8_t src, uint8_t dst, uint8_t tos, siz
 	return f;
 }
 
+// Offsets in the frames of udp_frame() and int_frame() (IPv4, untagged).
+constexpr size_t kUdpAt = 34;
+constexpr size_t kShimAt = 42;   // the UDP payload
+constexpr size_t kIntBthAt = 84; // the BTH of an INT frame: shim + 42
+
+// An INT-encapsulated RoCE frame (specs/hpcc.md §3.3 option A): as
+// udp_frame() to dport, with a zero 42-byte shim as the UDP payload's
+// first bytes and the BTH opcode after it, if the frame is that long.
+inline std::vector<uint8_t> int_frame(uint8_t src, uint8_t dst, uint8_t tos, size_t frame_len,
+                                      uint8_t opcode, uint16_t dport = 4792)
+{
+	std::vector<uint8_t> f = udp_frame(src, dst, tos, frame_len, dport);
+	if (f.size() > kShimAt)
+		f[kShimAt] = 0; // udp_frame()'s opcode byte is the shim's first
+	if (f.size() > kIntBthAt)
+		f[kIntBthAt] = opcode;
+	return f;
+}
+
 // TOS bytes of the testbed classes (wire.md §6).
 constexpr uint8_t kTosData = 0x6a; // DSCP 26, ECT(0) -> priority 3
 constexpr uint8_t kTosDataNotEct = 0x68;

@@ -550,6 +550,90 @@ TEST(Process, SamplesKeepTheirTimesWhenTheProcessStalls)
 	close(b);
 }
 
+// HPCC INT through the real process: a data packet to the INT port leaves
+// the INT port stamped, the counters are in the summary, and check shows
+// the configuration.
+TEST(Process, StampsIntAndCountsIt)
+{
+	uint16_t fa = free_udp_port(), fb = free_udp_port();
+	uint16_t ha = free_udp_port(), hb = free_udp_port();
+	Fabric fab("switch s0 buffer=1MB switch_id=291\n"
+	           "port s0:a rate=100M delay=1us attach=" +
+	           dgram(fa, ha) +
+	           "\n"
+	           "port s0:b rate=100M delay=1us attach=" +
+	           dgram(fb, hb) +
+	           "\n"
+	           "int_port 4800\n"
+	           "int s0:b\n");
+	int st = 0;
+	std::string out = run_cmd(kBin + " check -t " + fab.dir() + "/topo", &st);
+	EXPECT_EQ(st, 0) << out;
+	EXPECT_NE(out.find("  INT int_port=4800, rate codes 11=100Mbit 12=200Mbit 13=500Mbit "
+	                   "14=none 15=none\n"
+	                   "  INT s0 switch_id=291: b code 11 (100Mbit)\n"),
+	          std::string::npos)
+		<< out;
+
+	int a = udp_socket(ha), b = udp_socket(hb);
+	ASSERT_TRUE(fab.start());
+	// Two RC WRITE ONLY frames of 1000 bytes, then an ACK: UDP to 4800,
+	// the 42-byte shim (nHop 0, pathID 0x00f), the BTH at byte 84.
+	std::vector<uint8_t> f = ip_frame(1000, 26, 0);
+	f[36] = 4800 >> 8;
+	f[37] = 4800 & 0xff;
+	for (size_t i = 42; i < 84; i++)
+		f[i] = 0;
+	f[43] = 0x0f;
+	f[84] = 0x0a;
+	std::vector<uint8_t> ack = f;
+	ack[84] = 0x11;
+	send_to(a, fa, f);
+	send_to(a, fa, f);
+	send_to(a, fa, ack);
+	std::vector<std::vector<uint8_t>> got(3);
+	for (auto &g : got) {
+		uint64_t ts;
+		ASSERT_TRUE(recv_frame(b, g, ts, 3000));
+		ASSERT_EQ(g.size(), 1000u);
+	}
+	auto be64 = [](const std::vector<uint8_t> &x, size_t at) {
+		uint64_t v = 0;
+		for (size_t i = 0; i < 8; i++)
+			v = v << 8 | x[at + i];
+		return v;
+	};
+	uint64_t ts[2];
+	for (size_t i = 0; i < 2; i++) {
+		// nHop 1, pathID 0x00f ^ 291 (0x123).
+		EXPECT_EQ(got[i][42], 0x11) << i;
+		EXPECT_EQ(got[i][43], 0x2c) << i;
+		uint64_t slot = be64(got[i], 44);
+		EXPECT_EQ(slot >> 60, 11u) << i;                          // 100 Mbit/s
+		EXPECT_EQ((slot >> 16) & 0xfffff, i == 0 ? 0u : 8u) << i; // 1024 >> 7
+		ts[i] = (slot >> 36) & 0xffffff;
+		for (size_t k = 52; k < 84; k++)
+			EXPECT_EQ(got[i][k], 0) << i << " byte " << k;
+		std::vector<uint8_t> rest = got[i];
+		std::copy(f.begin() + 42, f.begin() + 84, rest.begin() + 42);
+		EXPECT_EQ(rest, f) << "only the shim changed";
+	}
+	// The second left at least one serialisation (81920 ns) later.
+	EXPECT_GE((ts[1] - ts[0]) & 0xffffff, 81920u);
+	EXPECT_EQ(got[2], ack);
+
+	std::string flat = fab.query("flat");
+	EXPECT_EQ(flat_value(flat, "s0.b.int_rate_code"), "11");
+	EXPECT_EQ(flat_value(flat, "s0.b.int_stamped"), "2");
+	EXPECT_EQ(flat_value(flat, "s0.b.int_not_data"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.int_no_space"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.a.int_stamped"), "<missing>");
+	EXPECT_EQ(fab.query("quit"), "ok\n");
+	EXPECT_EQ(fab.wait_exit(), 0);
+	close(a);
+	close(b);
+}
+
 TEST(Process, ConfigurationErrorsExit2BeforeStarting)
 {
 	Fabric fab("switch s0 buffer=1MB\n"
@@ -561,6 +645,17 @@ TEST(Process, ConfigurationErrorsExit2BeforeStarting)
 	EXPECT_EQ(st, 2);
 	EXPECT_NE(out.find("port s0:a is not attached"), std::string::npos) << out;
 	EXPECT_NE(out.find("port s0:b: no interface 'rxnosuch0'"), std::string::npos) << out;
+	EXPECT_EQ(out.find("ready"), std::string::npos);
+
+	// INT on a port whose rate has no rate code.
+	std::ofstream(fab.dir() + "/int") << "switch s0 buffer=1MB\n"
+					     "port s0:a rate=3G delay=1us attach=stream:/tmp/x\n"
+					     "int s0:a\n";
+	out = run_cmd(kBin + " run -t " + fab.dir() + "/int 2>&1", &st);
+	EXPECT_EQ(st, 2);
+	EXPECT_NE(out.find("/int: line 3: INT on port s0:a: its rate 3Gbit has no INT rate code"),
+	          std::string::npos)
+		<< out;
 	EXPECT_EQ(out.find("ready"), std::string::npos);
 
 	out = run_cmd(kBin + " run -t " + topo + " -a s0:zz=stream:/tmp/x 2>&1", &st);

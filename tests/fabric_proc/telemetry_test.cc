@@ -225,6 +225,74 @@ TEST(Telemetry, PortBackendCountersInSummariesOnly)
 	EXPECT_EQ(lines(p)[1], "0,s0,1,b,0,0,0,0,0,0");
 }
 
+// A broadcast IPv4/UDP frame of len bytes to the INT port (4792): a zero
+// 42-byte shim, then a BTH with opcode (if len leaves room for it).
+std::vector<uint8_t> int_bcast(size_t len, uint8_t opcode)
+{
+	std::vector<uint8_t> f = bcast(len);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	uint8_t *ip = &f[14];
+	ip[0] = 0x45;
+	ip[1] = 26 << 2;
+	auto tot = static_cast<uint16_t>(len - 14);
+	ip[2] = static_cast<uint8_t>(tot >> 8);
+	ip[3] = static_cast<uint8_t>(tot);
+	ip[8] = 64;
+	ip[9] = 17;
+	uint16_t ck = ipv4_header_checksum(ip, 20);
+	ip[10] = static_cast<uint8_t>(ck >> 8);
+	ip[11] = static_cast<uint8_t>(ck);
+	uint8_t *udp = ip + 20;
+	udp[2] = 4792 >> 8;
+	udp[3] = 4792 & 0xff;
+	auto ul = static_cast<uint16_t>(tot - 20);
+	udp[4] = static_cast<uint8_t>(ul >> 8);
+	udp[5] = static_cast<uint8_t>(ul);
+	if (len > 84)
+		f[84] = opcode;
+	return f;
+}
+
+// The INT counters are in the summaries of the ports that stamp, and
+// nowhere else: ports.csv keeps its columns.
+TEST(Telemetry, IntCountersOfStampingPorts)
+{
+	Topology topo = *parse_topology("switch s0 buffer=1MB\n"
+	                                "port s0:a rate=1G delay=1us\n"
+	                                "port s0:b rate=1G delay=1us\n"
+	                                "int s0:b\n")
+	                         .topology;
+	Fabric f{topo};
+	Telemetry t{f, {{"x", "y"}}};
+	f.on_ingress(0, 0, int_bcast(1000, 0x0a), 0); // stamped
+	f.on_ingress(0, 0, int_bcast(1000, 0x04), 0); // stamped
+	f.on_ingress(0, 0, int_bcast(100, 0x11), 0);  // an ACK: not data
+	f.on_ingress(0, 0, int_bcast(90, 0x0a), 0);   // too short
+	f.poll(1000000);
+	LatenessHistogram lat;
+	std::string flat = t.flat(1000000, lat);
+	EXPECT_EQ(flat_value(flat, "s0.b.int_rate_code"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.int_stamped"), "2");
+	EXPECT_EQ(flat_value(flat, "s0.b.int_no_space"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.int_too_short"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.int_not_data"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.a.int_stamped"), "<missing>");
+	EXPECT_EQ(flat_value(flat, "s0.a.int_rate_code"), "<missing>");
+	std::string json = t.json(1000000, lat);
+	EXPECT_NE(json.find("\"rx_csum_unsupported\":0,\"int_rate_code\":1,\"int_stamped\":2,"
+	                    "\"int_no_space\":0,\"int_too_short\":1,\"int_not_data\":1,"
+	                    "\"queues\""),
+	          std::string::npos)
+		<< json;
+	EXPECT_EQ(json.find("\"int_", json.find("\"name\":\"a\"")), json.find("\"int_rate_code\""))
+		<< "port a has no INT fields";
+	std::string p;
+	t.sample(1000000, nullptr, &p);
+	ASSERT_EQ(lines(p).size(), 2u);
+	EXPECT_EQ(fields(lines(p)[1]), fields(Telemetry::ports_header()));
+}
+
 TEST(Telemetry, FramesAPortRefusedAreDrops)
 {
 	Bench b;

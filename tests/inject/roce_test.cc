@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// rxecc-inject's packet builder: the CRC, the layout and the ICRC's masks.
+// rxecc-inject's packet builder: the CRC, the layout and the ICRC's masks,
+// the INT shim's encoding, and the ICRC of a packet that carries it.
+#include <algorithm>
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 
@@ -70,4 +72,182 @@ TEST(Roce, TheIcrcIgnoresTheMaskedFieldsOnly)
 	p.icrc_valid = false;
 	auto bad = build(p);
 	EXPECT_NE(bad, base);
+}
+
+namespace
+{
+
+// B's ACK of specs/wire.md §1.10 (A's WRITE of PSN 0x100 to QP 0x11
+// acknowledged to QP 0x12), as build() makes it: TOS, TTL and the IP
+// checksum 0 (the kernel fills the checksum in), which the ICRC masks
+Packet spec_ack()
+{
+	Packet p;
+	inet_pton(AF_INET, "10.0.0.2", &p.saddr);
+	inet_pton(AF_INET, "10.0.0.1", &p.daddr);
+	p.sport = 0xc132;
+	p.ip_id = 1;
+	p.dest_qp = 0x000012;
+	p.opcode = kOpAck;
+	p.fecn_becn = 0;
+	p.psn = 0x000100;
+	p.body = {0x1f, 0x00, 0x00, 0x01};
+	return p;
+}
+
+std::uint32_t stored_icrc(const std::vector<std::uint8_t> &d)
+{
+	return d[d.size() - 4] | d[d.size() - 3] << 8 | d[d.size() - 2] << 16 |
+	       static_cast<std::uint32_t>(d[d.size() - 1]) << 24;
+}
+
+// the big-endian 16-bit word at `off`
+unsigned be16(const std::vector<std::uint8_t> &d, std::size_t off)
+{
+	return static_cast<unsigned>(d[off] << 8 | d[off + 1]);
+}
+
+// the specs/hpcc.md §3.1 encoding vector
+std::vector<std::uint8_t> vector_shim()
+{
+	return int_shim(2, 0x123,
+	                {{11, 0xABCDEF, 0x12345, 0x0102}, {4, 0x000001, 0xFFFFF, 0xFFFF}});
+}
+
+} // namespace
+
+// The bytes build() made before the shim and the port were added (the
+// ACK's ICRC is the one specs/wire.md §1.10 gives, 7b 09 c7 73).
+TEST(Roce, WithoutAShimThePacketsAreUnchanged)
+{
+	const std::vector<std::uint8_t> ack = {
+		0x45, 0x00, 0x00, 0x30, 0x00, 0x01, 0x40, 0x00, 0x40, 0x11, 0x00, 0x00,
+		0x0a, 0x00, 0x00, 0x02, 0x0a, 0x00, 0x00, 0x01, 0xc1, 0x32, 0x12, 0xb7,
+		0x00, 0x1c, 0x00, 0x00, 0x11, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x12,
+		0x00, 0x00, 0x01, 0x00, 0x1f, 0x00, 0x00, 0x01, 0x7b, 0x09, 0xc7, 0x73};
+	EXPECT_EQ(build(spec_ack()), ack);
+	const std::vector<std::uint8_t> cnp = {
+		0x45, 0x00, 0x00, 0x3c, 0x00, 0x01, 0x40, 0x00, 0x40, 0x11, 0x00, 0x00,
+		0x0a, 0x00, 0x00, 0x02, 0x0a, 0x00, 0x00, 0x01, 0xc0, 0x00, 0x12, 0xb7,
+		0x00, 0x28, 0x00, 0x00, 0x81, 0x00, 0xff, 0xff, 0x40, 0x12, 0x34, 0x56,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x46, 0x43, 0xfa, 0x59};
+	Packet c;
+	inet_pton(AF_INET, "10.0.0.2", &c.saddr);
+	inet_pton(AF_INET, "10.0.0.1", &c.daddr);
+	c.dest_qp = 0x123456;
+	c.body.assign(kCnpBodyBytes, 0);
+	EXPECT_EQ(build(c), cnp);
+}
+
+TEST(Roce, IntShimEncoding)
+{
+	std::vector<std::uint8_t> want = {0x21, 0x23, 0xBA, 0xBC, 0xDE, 0xF1, 0x23, 0x45, 0x01,
+	                                  0x02, 0x40, 0x00, 0x00, 0x1F, 0xFF, 0xFF, 0xFF, 0xFF};
+	want.resize(kIntShimBytes, 0);
+	ASSERT_EQ(want.size(), 42u);
+	EXPECT_EQ(vector_shim(), want);
+}
+
+TEST(Roce, IntShimFieldsAreCutToTheirWidths)
+{
+	// nHop 4 bits, pathID 12, B 4, TS 24, txBytes 20; slots past the 5th
+	// are left out
+	std::vector<IntHop> hops(7, IntHop{0x1b, 0x1abcdef, 0x112345, 0x0102});
+	auto s = int_shim(0x12, 0xf123, hops);
+	ASSERT_EQ(s.size(), kIntShimBytes);
+	EXPECT_EQ(be16(s, 0), 0x2123u);
+	for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(kIntMaxHops); i++) {
+		std::vector<std::uint8_t> slot(s.begin() + 2 + 8 * i, s.begin() + 10 + 8 * i);
+		EXPECT_EQ(slot, (std::vector<std::uint8_t>{0xBA, 0xBC, 0xDE, 0xF1, 0x23, 0x45, 0x01,
+		                                           0x02}))
+			<< i;
+	}
+	// no hops: the header alone, every slot zero
+	auto e = int_shim(6, 0, {});
+	EXPECT_EQ(e[0], 0x60);
+	EXPECT_TRUE(std::all_of(e.begin() + 1, e.end(), [](std::uint8_t b) { return b == 0; }));
+}
+
+TEST(Roce, TheShimSitsBetweenUdpAndBth)
+{
+	Packet p = spec_ack();
+	p.dport = kIntPort;
+	p.shim = vector_shim();
+	auto d = build(p);
+	auto plain = build(spec_ack());
+	ASSERT_EQ(d.size(), plain.size() + kIntShimBytes);
+	EXPECT_EQ(be16(d, 2), d.size());       // IP total length
+	EXPECT_EQ(be16(d, 22), kIntPort);      // UDP destination port
+	EXPECT_EQ(be16(d, 24), d.size() - 20); // UDP length
+	// UDP payload offsets 0..41: the shim; then the BTH, AETH and ICRC
+	EXPECT_EQ(std::vector<std::uint8_t>(d.begin() + 28, d.begin() + 28 + 42), p.shim);
+	EXPECT_EQ(std::vector<std::uint8_t>(d.begin() + 28 + 42, d.end() - 4),
+	          std::vector<std::uint8_t>(plain.begin() + 28, plain.end() - 4));
+	EXPECT_EQ(d[28 + 42], kOpAck);
+	EXPECT_EQ(stored_icrc(d), icrc(d, kIntShimBytes));
+}
+
+// rxe computes the ICRC over the IP and UDP headers it finds, lengths
+// included, and then from the BTH on: the ICRC of an INT packet is the
+// one of the same packet without the shim whose IP and UDP lengths count
+// the shim all the same.
+TEST(Roce, TheIcrcSkipsTheShimButCountsItInTheLengths)
+{
+	Packet p = spec_ack();
+	p.dport = kIntPort;
+	p.shim = vector_shim();
+	auto d = build(p);
+
+	// without the shim, to the same port, lengths grown by 42
+	Packet q = spec_ack();
+	q.dport = kIntPort;
+	auto lens = build(q);
+	std::uint32_t unshimmed = stored_icrc(lens);
+	lens[2] = static_cast<std::uint8_t>((be16(lens, 2) + 42) >> 8);
+	lens[3] = static_cast<std::uint8_t>(be16(lens, 2) + 42);
+	lens[24] = static_cast<std::uint8_t>((be16(lens, 24) + 42) >> 8);
+	lens[25] = static_cast<std::uint8_t>(be16(lens, 24) + 42);
+	std::uint32_t want = icrc(lens);
+	EXPECT_EQ(stored_icrc(d), want);
+	// which would not be the case if the lengths were not covered, or if
+	// the shim were
+	EXPECT_NE(want, unshimmed);
+	EXPECT_NE(icrc(d, 0), want);
+	// the shim's bytes do not count, the BTH's do
+	for (std::size_t off = 28; off < 28 + kIntShimBytes; off++) {
+		auto e = d;
+		e[off] ^= 0xa5;
+		EXPECT_EQ(icrc(e, kIntShimBytes), want) << off;
+	}
+	for (std::size_t off : {28u + 42 + 1, 28u + 42 + 5, 28u + 42 + 9, 28u + 42 + 12}) {
+		auto e = d;
+		e[off] ^= 0xa5;
+		EXPECT_NE(icrc(e, kIntShimBytes), want) << off;
+	}
+	// the masks apply to the BTH after the shim: resv8a (CAP, BECN) is free
+	auto e = d;
+	e[28 + 42 + 4] ^= 0x60;
+	EXPECT_EQ(icrc(e, kIntShimBytes), want);
+
+	p.icrc_valid = false;
+	auto bad = build(p);
+	EXPECT_EQ(stored_icrc(bad), want ^ 1);
+}
+
+TEST(Roce, TruncateUdpRewritesTheLengths)
+{
+	Packet p = spec_ack();
+	p.dport = kIntPort;
+	p.shim = vector_shim();
+	auto d = build(p);
+	for (std::size_t n : {0u, 1u, 41u, 53u}) {
+		auto t = truncate_udp(d, n);
+		ASSERT_EQ(t.size(), 28 + n) << n;
+		EXPECT_EQ(be16(t, 2), 28 + n);
+		EXPECT_EQ(be16(t, 24), 8 + n);
+		EXPECT_EQ(be16(t, 22), kIntPort);
+		EXPECT_TRUE(std::equal(t.begin() + 28, t.end(), d.begin() + 28)) << n;
+	}
+	EXPECT_EQ(truncate_udp(d, 10000), d);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "roce.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -20,8 +21,6 @@ std::uint32_t crc32_le(std::uint32_t crc, const std::uint8_t *p, std::size_t n)
 namespace
 {
 
-constexpr std::size_t kIpBytes = 20;
-constexpr std::size_t kUdpBytes = 8;
 constexpr std::size_t kMaxBytes = 1500;
 
 void put16(std::uint8_t *p, std::uint16_t v)
@@ -32,15 +31,35 @@ void put16(std::uint8_t *p, std::uint16_t v)
 
 } // namespace
 
-std::uint32_t icrc(const std::vector<std::uint8_t> &d)
+std::vector<std::uint8_t> int_shim(unsigned n_hop, std::uint16_t path_id,
+                                   const std::vector<IntHop> &hops)
+{
+	std::vector<std::uint8_t> s(kIntShimBytes, 0);
+	put16(s.data(), static_cast<std::uint16_t>((n_hop & 0xfU) << 12 | (path_id & 0xfffU)));
+	for (std::size_t i = 0; i < hops.size() && i < kIntMaxHops; i++) {
+		const IntHop &h = hops[i];
+		std::uint64_t v = std::uint64_t{h.b & 0xfU} << 60 |
+		                  std::uint64_t{h.ts & 0xffffffU} << 36 |
+		                  std::uint64_t{h.tx_bytes & 0xfffffU} << 16 | h.qlen;
+		for (std::size_t j = 0; j < 8; j++)
+			s[2 + 8 * i + j] = static_cast<std::uint8_t>(v >> (56 - 8 * j));
+	}
+	return s;
+}
+
+std::uint32_t icrc(const std::vector<std::uint8_t> &d, std::size_t shim_bytes)
 {
 	// CRC of 8 bytes of 0xff (the masked LRH of InfiniBand) from ~0
 	std::uint32_t crc = 0xdebb20e3U;
 	std::array<std::uint8_t, kMaxBytes> m{};
-	std::size_t n = d.size() - kIcrcBytes;
-	if (d.size() < kIpBytes + kUdpBytes + kBthBytes + kIcrcBytes || d.size() > m.size())
+	constexpr std::size_t hdrs = kIpBytes + kUdpBytes;
+	if (d.size() < hdrs + shim_bytes + kBthBytes + kIcrcBytes || d.size() > m.size())
 		return 0;
-	std::copy(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n), m.begin());
+	// the IP and UDP headers, then the BTH onwards: rxe skips the shim
+	std::size_t n = d.size() - shim_bytes - kIcrcBytes;
+	std::copy(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(hdrs), m.begin());
+	std::copy(d.begin() + static_cast<std::ptrdiff_t>(hdrs + shim_bytes),
+	          d.end() - static_cast<std::ptrdiff_t>(kIcrcBytes), m.begin() + hdrs);
 	m[1] = 0xff;            // TOS
 	m[8] = 0xff;            // TTL
 	m[10] = m[11] = 0xff;   // IP checksum
@@ -53,7 +72,8 @@ std::uint32_t icrc(const std::vector<std::uint8_t> &d)
 
 std::vector<std::uint8_t> build(const Packet &p)
 {
-	std::size_t len = kIpBytes + kUdpBytes + kBthBytes + p.body.size() + kIcrcBytes;
+	std::size_t len =
+		kIpBytes + kUdpBytes + p.shim.size() + kBthBytes + p.body.size() + kIcrcBytes;
 	std::array<std::uint8_t, kMaxBytes> buf{};
 	if (len > buf.size())
 		return {};
@@ -68,10 +88,11 @@ std::vector<std::uint8_t> build(const Packet &p)
 	std::memcpy(ip + 16, &p.daddr, 4);
 	std::uint8_t *udp = ip + kIpBytes;
 	put16(udp, p.sport);
-	put16(udp + 2, kRocePort);
+	put16(udp + 2, p.dport);
 	put16(udp + 4, static_cast<std::uint16_t>(len - kIpBytes));
 	// UDP checksum 0: none (IPv4)
-	std::uint8_t *bth = udp + kUdpBytes;
+	std::copy(p.shim.begin(), p.shim.end(), udp + kUdpBytes);
+	std::uint8_t *bth = udp + kUdpBytes + p.shim.size();
 	bth[0] = p.opcode;
 	bth[1] = p.bth_flags;
 	put16(bth + 2, p.pkey);
@@ -85,7 +106,7 @@ std::vector<std::uint8_t> build(const Packet &p)
 	bth[11] = static_cast<std::uint8_t>(p.psn);
 	std::copy(p.body.begin(), p.body.end(), bth + kBthBytes);
 	std::vector<std::uint8_t> d(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(len));
-	std::uint32_t c = icrc(d);
+	std::uint32_t c = icrc(d, p.shim.size());
 	if (!p.icrc_valid)
 		c ^= 1;
 	// the kernel stores the CRC value as it is in memory (little-endian)
@@ -93,6 +114,19 @@ std::vector<std::uint8_t> build(const Packet &p)
 		d[len - kIcrcBytes + static_cast<std::size_t>(i)] =
 			static_cast<std::uint8_t>(c >> (8 * i));
 	return d;
+}
+
+std::vector<std::uint8_t> truncate_udp(const std::vector<std::uint8_t> &d,
+                                       std::size_t payload_bytes)
+{
+	constexpr std::size_t hdrs = kIpBytes + kUdpBytes;
+	if (d.size() < hdrs)
+		return d;
+	std::size_t len = hdrs + std::min(payload_bytes, d.size() - hdrs);
+	std::vector<std::uint8_t> t(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(len));
+	put16(t.data() + 2, static_cast<std::uint16_t>(len));
+	put16(t.data() + kIpBytes + 4, static_cast<std::uint16_t>(len - kIpBytes));
+	return t;
 }
 
 } // namespace rxecc::inject

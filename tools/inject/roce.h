@@ -2,7 +2,9 @@
 //
 // RoCEv2 packets over IPv4 as rxecc-inject builds them: IP, UDP, BTH, the
 // opcode's headers and the ICRC (IBTA Annex A17: a CRC-32 over the packet
-// with the variant fields of IP, UDP and BTH masked). No I/O: unit tested.
+// with the variant fields of IP, UDP and BTH masked), optionally with the
+// HPCC INT shim between UDP and BTH (specs/wire.md §7.4 (a)), which the
+// ICRC does not cover. No I/O: unit tested.
 #ifndef RXECC_INJECT_ROCE_H
 #define RXECC_INJECT_ROCE_H
 
@@ -14,11 +16,37 @@ namespace rxecc::inject
 {
 
 constexpr std::uint16_t kRocePort = 4791;
+constexpr std::uint16_t kIntPort = 4792; // rdma_rxe's int_port by default
 constexpr std::uint8_t kOpCnp = 0x81;
-constexpr std::uint8_t kOpAck = 0x11; // RC ACKNOWLEDGE
+constexpr std::uint8_t kOpAck = 0x11;  // RC ACKNOWLEDGE
+constexpr std::uint8_t kBthCap = 0x20; // BTH byte 4: the rxe-cc CAP bit
+constexpr std::size_t kIpBytes = 20;
+constexpr std::size_t kUdpBytes = 8;
 constexpr std::size_t kBthBytes = 12;
+constexpr std::size_t kAethBytes = 4;
 constexpr std::size_t kCnpBodyBytes = 16;
 constexpr std::size_t kIcrcBytes = 4;
+constexpr std::size_t kIntMaxHops = 5;
+// nHop | pathID, then kIntMaxHops slots of 8 bytes
+constexpr std::size_t kIntShimBytes = 2 + 8 * kIntMaxHops;
+
+// One INT slot, what a hop wrote (specs/hpcc.md §3.1): the link rate code
+// (4 bits; 0 is never a rate), departure time (24 bits, ns), bytes sent
+// (20 bits, units of 128 B) and queue length (16 bits, units of 80 B).
+struct IntHop {
+	std::uint8_t b = 0;
+	std::uint32_t ts = 0;
+	std::uint32_t tx_bytes = 0;
+	std::uint16_t qlen = 0;
+};
+
+// The kIntShimBytes of an INT shim: the big-endian word nHop << 12 |
+// pathID, then a slot per hop of `hops` (the big-endian word B << 60 |
+// TS << 36 | txBytes << 16 | qLen, each field cut to its width), zero
+// slots after them. `n_hop` (4 bits) need not be hops.size(), so that a
+// malformed stack can be written; hops past kIntMaxHops are left out.
+std::vector<std::uint8_t> int_shim(unsigned n_hop, std::uint16_t path_id,
+                                   const std::vector<IntHop> &hops);
 
 // CRC-32 (reflected, polynomial 0xEDB88320) from `crc`, without the
 // initial or final inversion (the kernel's crc32_le()).
@@ -28,6 +56,7 @@ struct Packet {
 	std::uint32_t saddr = 0; // network order
 	std::uint32_t daddr = 0; // network order
 	std::uint16_t sport = 49152;
+	std::uint16_t dport = kRocePort;
 	std::uint16_t ip_id = 1;
 	std::uint8_t opcode = kOpCnp;
 	std::uint8_t bth_flags = 0; // SE, M, pad, TVer
@@ -36,15 +65,27 @@ struct Packet {
 	std::uint32_t dest_qp = 0;
 	std::uint8_t ackreq = 0;
 	std::uint32_t psn = 0;
+	std::vector<std::uint8_t> shim; // between UDP and BTH (empty: none)
 	std::vector<std::uint8_t> body; // after the BTH, before the ICRC
 	bool icrc_valid = true;         // false: the ICRC is off by one bit
 };
 
-// The IPv4 datagram (header included) of `p`, with its ICRC.
+// The IPv4 datagram (header included) of `p`, IP | UDP | shim | BTH | body
+// | ICRC, with IP and UDP lengths that cover all of it; empty if it would
+// exceed 1500 bytes. The ICRC covers the IP and UDP headers (masked) and
+// then the BTH onwards, without the shim, as rxe computes it.
 std::vector<std::uint8_t> build(const Packet &p);
 
-// The ICRC of a datagram built by build() whose last 4 bytes are the ICRC.
-std::uint32_t icrc(const std::vector<std::uint8_t> &datagram);
+// The ICRC of a datagram built by build() whose last 4 bytes are the ICRC
+// and whose UDP payload starts with a shim of `shim_bytes`.
+std::uint32_t icrc(const std::vector<std::uint8_t> &datagram, std::size_t shim_bytes = 0);
+
+// `datagram` cut to its IP and UDP headers and the first `payload_bytes`
+// of its UDP payload (all of it if it is shorter), the IP and UDP lengths
+// rewritten to match (the IP checksum is left to the kernel, which fills
+// it in on a raw socket).
+std::vector<std::uint8_t> truncate_udp(const std::vector<std::uint8_t> &datagram,
+                                       std::size_t payload_bytes);
 
 } // namespace rxecc::inject
 

@@ -21,7 +21,9 @@ Time LinkSerializer::transmit(Time start, size_t frame_len)
 	else
 		start = busy_until_;
 	// W <= 16384 + 1024 bytes, so bits * 1e9 < 2^48, and rem_ < rate_.
-	uint64_t total = wire_bytes(frame_len) * 8 * 1000000000ull + rem_;
+	uint64_t w = wire_bytes(frame_len);
+	wire_sent_ += w;
+	uint64_t total = w * 8 * 1000000000ull + rem_;
 	busy_until_ = start + total / rate_;
 	rem_ = total % rate_;
 	return busy_until_;

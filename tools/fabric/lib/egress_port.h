@@ -44,12 +44,16 @@ public:
 	Time busy_until() const { return busy_until_; }
 	uint64_t remainder() const { return rem_; }
 	uint64_t rate_bps() const { return rate_; }
+	// Wire bytes (W above) of every frame transmit() was given: the
+	// byte count the link's timing follows.
+	uint64_t wire_bytes_sent() const { return wire_sent_; }
 
 private:
 	uint64_t rate_;
 	uint32_t overhead_;
 	Time busy_until_ = 0;
 	uint64_t rem_ = 0;
+	uint64_t wire_sent_ = 0;
 };
 
 // A packet held in an egress queue.

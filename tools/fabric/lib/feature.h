@@ -3,8 +3,8 @@
 // Extension point of the switch pipeline.  A Feature sees every packet at
 // egress enqueue and at dequeue with the state of its queue and port, may
 // rewrite header fields, and may emit new frames.  ECN marking (red.h) is
-// one; INT stamping, TCD, NP-ECN, BTS generation and per-port fair-rate
-// units are meant to be others.
+// one, HPCC's INT stamping (int_stamp.h) another; TCD, NP-ECN, BTS
+// generation and per-port fair-rate units are meant to be others.
 //
 // Order within a switch, per packet:
 //   ingress: parse, classify (DSCP -> priority), forward, admit to the
@@ -47,7 +47,11 @@ struct QueueView {
 	Time paused_until = 0;
 	uint64_t rate_bps = 0;
 	uint64_t tx_bytes = 0; // frame bytes sent on the port before this packet
-	Time start_ns = 0;     // dequeue only: when its first bit leaves
+	// Wire bytes sent on the port before this packet, every frame (PFC
+	// included) counted as the link serialises it: max(L, 60) +
+	// overhead (LinkSerializer::wire_bytes_sent()).
+	uint64_t tx_wire_bytes = 0;
+	Time start_ns = 0; // dequeue only: when its first bit leaves
 };
 
 struct EmittedFrame {

@@ -154,7 +154,7 @@ std::string IpAddr::to_string() const
 	return s;
 }
 
-ParseStatus parse_frame(const uint8_t *data, size_t len, FrameInfo &out)
+ParseStatus parse_frame(const uint8_t *data, size_t len, FrameInfo &out, uint16_t int_port)
 {
 	FrameInfo fi;
 	if (len < kEthHeaderBytes)
@@ -221,6 +221,16 @@ ParseStatus parse_frame(const uint8_t *data, size_t len, FrameInfo &out)
 			fi.roce = true;
 			fi.bth_offset = l4 + 8;
 			fi.bth_opcode = data[fi.bth_offset];
+		} else if (int_port != 0 && fi.dport == int_port) {
+			// Shorter ones are forwarded as they are (the INT
+			// stamper counts them), not dropped.
+			fi.int_encap = true;
+			if (ulen - 8 >= kIntShimBytes + kBthBytes) {
+				fi.roce = true;
+				fi.int_offset = l4 + 8;
+				fi.bth_offset = fi.int_offset + kIntShimBytes;
+				fi.bth_opcode = data[fi.bth_offset];
+			}
 		}
 	}
 	out = fi;
@@ -246,10 +256,12 @@ uint16_t checksum_update16(uint16_t hc, uint16_t old_word, uint16_t new_word)
 	return static_cast<uint16_t>(~ones_add(sum));
 }
 
-std::optional<Packet> Packet::parse(std::vector<uint8_t> bytes, ParseStatus *status)
+std::optional<Packet> Packet::parse(std::vector<uint8_t> bytes, ParseStatus *status,
+                                    uint16_t int_port)
 {
 	Packet p;
 	p.bytes_ = std::move(bytes);
+	p.int_port_ = int_port;
 	ParseStatus st = p.reparse();
 	if (status)
 		*status = st;
@@ -261,7 +273,7 @@ std::optional<Packet> Packet::parse(std::vector<uint8_t> bytes, ParseStatus *sta
 ParseStatus Packet::reparse()
 {
 	FrameInfo fi;
-	ParseStatus st = parse_frame(bytes_.data(), bytes_.size(), fi);
+	ParseStatus st = parse_frame(bytes_.data(), bytes_.size(), fi, int_port_);
 	info_ = st == ParseStatus::kOk ? fi : FrameInfo{};
 	return st;
 }

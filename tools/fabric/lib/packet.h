@@ -6,7 +6,9 @@
 //
 // Byte layouts follow specs/wire.md: §1.2 (Ethernet, 802.1Q), §1.3 (IPv4 and
 // IPv6 DS field, RFC 1624 checksum update), §1.4 (UDP 4791), §1.5 (BTH),
-// §4.1 (ECN codepoints) and §5 (802.1Qbb PFC and 802.3x PAUSE frames).
+// §4.1 (ECN codepoints), §5 (802.1Qbb PFC and 802.3x PAUSE frames) and
+// §7.4 (a), (h) (HPCC's INT shim: RoCE on the INT port, the BTH 42 bytes
+// after the UDP header; specs/hpcc.md §3.1, §3.3 option A).
 #ifndef RXECC_FABRIC_PACKET_H
 #define RXECC_FABRIC_PACKET_H
 
@@ -37,6 +39,10 @@ inline constexpr uint16_t kEthTypeMacControl = 0x8808;
 inline constexpr uint16_t kMacControlPause = 0x0001; // 802.3x
 inline constexpr uint16_t kMacControlPfc = 0x0101;   // 802.1Qbb
 inline constexpr uint16_t kRoceV2Port = 4791;
+// RoCEv2 with HPCC's INT shim between UDP and BTH (configurable).
+inline constexpr uint16_t kDefaultIntPort = 4792;
+inline constexpr size_t kIntMaxHops = 5;
+inline constexpr size_t kIntShimBytes = 2 + 8 * kIntMaxHops; // 42
 inline constexpr uint8_t kIpProtoUdp = 17;
 
 inline constexpr size_t kEthHeaderBytes = 14;
@@ -64,6 +70,8 @@ enum class ParseStatus {
 	kUdpBadLength,        // UDP length < 8 or past the IP payload
 	kBthTruncated,        // UDP 4791 payload shorter than a BTH
 };
+// (A packet to the INT port too short for the shim and a BTH is not an
+// error: it parses with int_encap set and roce clear.)
 
 const char *to_string(ParseStatus s);
 
@@ -106,16 +114,26 @@ struct FrameInfo {
 	uint16_t sport = 0;
 	uint16_t dport = 0;
 
-	bool roce = false; // UDP dport 4791 with a complete BTH
+	// RoCEv2: UDP dport 4791 with a complete BTH right after the UDP
+	// header, or dport = the INT port with a complete 42-byte shim and
+	// a complete BTH after it.
+	bool roce = false;
 	size_t bth_offset = 0;
 	uint8_t bth_opcode = 0;
+
+	// UDP to the INT port given to the parser (0: none), whatever its
+	// length; int_offset is the shim's offset when roce is set.
+	bool int_encap = false;
+	size_t int_offset = 0;
 
 	bool is_ip() const { return ipv4 || ipv6; }
 	bool ect() const { return ecn == Ecn::kEct0 || ecn == Ecn::kEct1; }
 };
 
 // Parses len bytes at data into out.  Never reads outside [data, data+len).
-ParseStatus parse_frame(const uint8_t *data, size_t len, FrameInfo &out);
+// int_port: the UDP port of INT-encapsulated RoCE (0: none; 4791 always
+// means plain RoCEv2).
+ParseStatus parse_frame(const uint8_t *data, size_t len, FrameInfo &out, uint16_t int_port = 0);
 
 // One's-complement checksum of an IPv4 header of hdr_len bytes, computed
 // with the checksum field (bytes 10-11) taken as zero.
@@ -132,12 +150,14 @@ public:
 	Packet() = default;
 
 	// Takes ownership of bytes; nullopt (and *status) if malformed.
+	// int_port as for parse_frame(); reparse() keeps it.
 	static std::optional<Packet> parse(std::vector<uint8_t> bytes,
-	                                   ParseStatus *status = nullptr);
+	                                   ParseStatus *status = nullptr, uint16_t int_port = 0);
 
 	const std::vector<uint8_t> &bytes() const { return bytes_; }
 	size_t size() const { return bytes_.size(); }
 	const FrameInfo &info() const { return info_; }
+	uint16_t int_port() const { return int_port_; }
 	std::vector<uint8_t> release() { return std::move(bytes_); }
 
 	// Rewrites the IP DS field (DSCP << 2 | ECN), fixing the IPv4 header
@@ -157,6 +177,7 @@ public:
 private:
 	std::vector<uint8_t> bytes_;
 	FrameInfo info_;
+	uint16_t int_port_ = 0;
 };
 
 // An 802.1Qbb PFC frame (60 bytes, no FCS): bit n of enable_mask enables

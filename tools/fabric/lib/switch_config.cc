@@ -4,6 +4,7 @@
 #include "switch_config.h"
 
 #include "dscp_map.h"
+#include "units.h"
 
 #include <set>
 #include <utility>
@@ -42,10 +43,61 @@ uint64_t reserved_headroom(const SwitchConfig &c)
 	return sum;
 }
 
+IntRateTable default_int_rate_table()
+{
+	constexpr uint64_t M = 1000000, G = 1000 * M;
+	return {0,       1 * G,   2500 * M, 5 * G,   10 * G,  25 * G,  40 * G, 50 * G,
+	        100 * G, 200 * G, 400 * G,  100 * M, 200 * M, 500 * M, 0,      0};
+}
+
+uint8_t int_rate_code(const IntRateTable &t, uint64_t rate_bps)
+{
+	if (rate_bps == 0)
+		return 0;
+	for (size_t c = 1; c < kIntRateCodes; c++)
+		if (t[c] == rate_bps)
+			return static_cast<uint8_t>(c);
+	return 0;
+}
+
+std::string check_int_rate_code(const IntRateTable &t, unsigned code, uint64_t rate_bps)
+{
+	std::string where = "INT rate code " + std::to_string(code) + ": ";
+	if (code < kIntFirstConfigurableCode || code >= kIntRateCodes)
+		return where + "only codes 11..15 can be set (0 is no rate, 1..10 are fixed)";
+	if (rate_bps == 0)
+		return "";
+	if (rate_bps % kIntRateUnitBps)
+		return where + units::format_rate_bps(rate_bps) +
+		       " is not a whole number of Mbit/s (the kernel's table is in Mbit/s)";
+	if (rate_bps < kIntRateUnitBps || rate_bps > kMaxRateBps)
+		return where + "rate must be between 1 Mbit/s and 2 Tbit/s";
+	for (size_t c = 1; c < kIntRateCodes; c++)
+		if (c != code && t[c] == rate_bps)
+			return where + units::format_rate_bps(rate_bps) + " is already code " +
+			       std::to_string(c);
+	return "";
+}
+
+std::string validate_int_rate_table(const IntRateTable &t)
+{
+	IntRateTable fixed = default_int_rate_table();
+	for (size_t c = 0; c < kIntFirstConfigurableCode; c++)
+		if (t[c] != fixed[c])
+			return "INT rate code " + std::to_string(c) + " must be " +
+			       (c ? units::format_rate_bps(fixed[c]) : std::string("no rate"));
+	for (unsigned c = kIntFirstConfigurableCode; c < kIntRateCodes; c++) {
+		std::string e = check_int_rate_code(t, c, t[c]);
+		if (!e.empty())
+			return e;
+	}
+	return "";
+}
+
 namespace
 {
 
-std::string validate_port(const PortConfig &p)
+std::string validate_port(const PortConfig &p, const IntConfig &ic)
 {
 	std::string where = "port " + p.name + ": ";
 	if (p.rate_bps < kMinRateBps || p.rate_bps > kMaxRateBps)
@@ -56,6 +108,10 @@ std::string validate_port(const PortConfig &p)
 		return where + "overhead above 1024 bytes";
 	if (p.pause_quanta == 0)
 		return where + "pause quanta must be positive (0 is XON)";
+	if (p.int_stamp && int_rate_code(ic.rates, p.rate_bps) == 0)
+		return where + "INT: its rate " + units::format_rate_bps(p.rate_bps) +
+		       " has no INT rate code (codes 1..10 are 1G, 2.5G, 5G, 10G, 25G, 40G, "
+		       "50G, 100G, 200G, 400G; set one of 11..15 to it with int_rate_code)";
 	for (int prio = 0; prio < kNumPriorities; prio++) {
 		std::string wp = where + "priority " + std::to_string(prio) + ": ";
 		const RedParams &r = p.red[static_cast<size_t>(prio)];
@@ -89,11 +145,19 @@ std::string validate(const SwitchConfig &c)
 	for (uint32_t q : c.quantum)
 		if (q < kMinQuantum)
 			return where + "DWRR quantum below 64 bytes";
+	const IntConfig &ic = c.int_config;
+	if (ic.udp_port == 0 || ic.udp_port == kRoceV2Port)
+		return where + "INT UDP port must be 1..65535 and not 4791";
+	if (ic.switch_id > kMaxIntSwitchId)
+		return where + "INT switch ID " + std::to_string(ic.switch_id) + " is not 0..4095";
+	std::string te = validate_int_rate_table(ic.rates);
+	if (!te.empty())
+		return where + te;
 	std::set<std::string> names;
 	for (const PortConfig &p : c.ports) {
 		if (!names.insert(p.name).second)
 			return where + "duplicate port " + p.name;
-		std::string e = validate_port(p);
+		std::string e = validate_port(p, ic);
 		if (!e.empty())
 			return where + e;
 	}
@@ -114,6 +178,14 @@ std::string validate(const SwitchConfig &c)
 	return "";
 }
 
+bool stamps_int(const SwitchConfig &s)
+{
+	for (const PortConfig &p : s.ports)
+		if (p.int_stamp)
+			return true;
+	return false;
+}
+
 std::string validate(const Topology &t)
 {
 	std::set<std::string> names;
@@ -124,6 +196,26 @@ std::string validate(const Topology &t)
 		if (!e.empty())
 			return e;
 	}
+	// The hosts have one INT port and one rate table: so has the fabric.
+	for (const SwitchConfig &s : t.switches) {
+		const IntConfig &a = t.switches[0].int_config, &b = s.int_config;
+		if (b.udp_port != a.udp_port)
+			return "switch " + s.name + ": INT UDP port " + std::to_string(b.udp_port) +
+			       " differs from switch " + t.switches[0].name + "'s " +
+			       std::to_string(a.udp_port);
+		if (b.rates != a.rates)
+			return "switch " + s.name + ": INT rate codes differ from switch " +
+			       t.switches[0].name + "'s";
+	}
+	for (size_t i = 0; i < t.switches.size(); i++)
+		for (size_t j = 0; j < i; j++) {
+			const SwitchConfig &a = t.switches[j], &b = t.switches[i];
+			if (stamps_int(a) && stamps_int(b) &&
+			    a.int_config.switch_id == b.int_config.switch_id)
+				return "switch " + b.name + ": INT switch ID " +
+				       std::to_string(b.int_config.switch_id) + " is also switch " +
+				       a.name + "'s";
+		}
 	std::set<std::pair<int, int>> used;
 	auto nsw = static_cast<int>(t.switches.size());
 	for (const LinkConfig &l : t.links) {

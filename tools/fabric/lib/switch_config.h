@@ -43,6 +43,33 @@ struct PfcParams {
 	uint64_t headroom = 0; // reserved beyond xoff for in-flight bytes
 };
 
+// HPCC INT link-rate codes (4 bits): the rate in bit/s of each code, 0
+// for none.  Code 0 is never a rate (an unwritten slot); 1..10 are fixed
+// (1, 2.5, 5, 10, 25, 40, 50, 100, 200, 400 Gbit/s); 11..15 are
+// configurable, by default 100, 200 and 500 Mbit/s and two unassigned,
+// as in the kernel's HPCC.  Both sides must use the same table.
+inline constexpr size_t kIntRateCodes = 16;
+inline constexpr uint8_t kIntFirstConfigurableCode = 11;
+inline constexpr uint64_t kIntRateUnitBps = 1000000; // configurable: whole Mbit/s
+using IntRateTable = std::array<uint64_t, kIntRateCodes>;
+IntRateTable default_int_rate_table();
+// The code whose rate is exactly rate_bps; 0 if there is none.
+uint8_t int_rate_code(const IntRateTable &t, uint64_t rate_bps);
+// Empty if valid, otherwise what is wrong.
+std::string validate_int_rate_table(const IntRateTable &t);
+// Empty if code may be given rate_bps (0: unassigned) in t, otherwise why
+// not (a fixed code, not a whole Mbit/s, out of range, another code's).
+std::string check_int_rate_code(const IntRateTable &t, unsigned code, uint64_t rate_bps);
+
+// INT stamping (specs/hpcc.md §3.1, §4.3) of a switch.  The UDP port and
+// the table are the fabric's (the same in every switch); the ID is the
+// switch's own, XORed into the pathID of the packets it stamps.
+struct IntConfig {
+	uint16_t udp_port = kDefaultIntPort; // not 0, not 4791
+	uint16_t switch_id = 0;              // 12 bits
+	IntRateTable rates = default_int_rate_table();
+};
+
 struct PortConfig {
 	std::string name;
 	uint64_t rate_bps = 0;
@@ -56,6 +83,9 @@ struct PortConfig {
 	std::string attach;             // opaque, for the process that moves frames
 	std::array<RedParams, kNumPriorities> red{};
 	std::array<PfcParams, kNumPriorities> pfc{};
+	// Stamp INT into the packets leaving this port (its rate needs a
+	// code in the switch's IntConfig::rates).
+	bool int_stamp = false;
 };
 
 struct IpRoute {
@@ -82,6 +112,7 @@ struct SwitchConfig {
 	std::vector<PortConfig> ports;
 	std::vector<IpRoute> routes;
 	std::vector<MacRoute> macs;
+	IntConfig int_config;
 
 	// wire.md §6 testbed defaults: DSCP 26 -> 3, DSCP 48 -> 6, else 0.
 	static std::array<uint8_t, 64> default_dscp_map();
@@ -109,11 +140,17 @@ inline constexpr Time kMaxDelayNs = 10000000000ull;       // 10 s
 inline constexpr uint64_t kMaxBufferBytes = 1ull << 40;
 inline constexpr uint32_t kMaxAlphaQ16 = 64 * kQ16One;
 inline constexpr uint32_t kMinQuantum = 64;
+inline constexpr uint16_t kMaxIntSwitchId = 0xfff;
+
+// Whether a port of c stamps INT.
+bool stamps_int(const SwitchConfig &c);
 
 // Sum of the headroom reserved by the PFC-enabled (port, priority) pairs.
 uint64_t reserved_headroom(const SwitchConfig &c);
 
-// Empty if valid, otherwise what is wrong.
+// Empty if valid, otherwise what is wrong.  A topology also needs one INT
+// port and rate table in all switches, and distinct INT switch IDs among
+// the switches that stamp.
 std::string validate(const SwitchConfig &c);
 std::string validate(const Topology &t);
 

@@ -43,6 +43,8 @@ Switch::Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng)
 	for (const PortConfig &pc : cfg_.ports)
 		ports_.emplace_back(pc, cfg_);
 	features_.push_back(std::make_shared<RedMarker>(cfg_));
+	int_ = std::make_shared<IntStamper>(cfg_);
+	features_.push_back(int_);
 }
 
 void Switch::add_feature(std::shared_ptr<Feature> f)
@@ -53,6 +55,16 @@ void Switch::add_feature(std::shared_ptr<Feature> f)
 const PortCounters &Switch::port_counters(int p) const
 {
 	return port(p).pc;
+}
+
+const IntCounters &Switch::int_counters(int p) const
+{
+	return int_->counters(p);
+}
+
+uint8_t Switch::int_rate_code(int p) const
+{
+	return int_->rate_code(p);
 }
 
 const PfcParams &Switch::pfc_params(int i, int prio) const
@@ -99,7 +111,7 @@ void Switch::on_ingress(int p, std::vector<uint8_t> frame, Time now)
 	pt.pc.rx_frames++;
 	pt.pc.rx_bytes += frame.size();
 
-	auto pkt = Packet::parse(std::move(frame));
+	auto pkt = Packet::parse(std::move(frame), nullptr, cfg_.int_config.udp_port);
 	if (!pkt) {
 		count_drop(p, 0, DropReason::kMalformed);
 		return;
@@ -331,7 +343,8 @@ void Switch::drain_emitted(Time now)
 					                                     now);
 				continue;
 			}
-			auto pkt = Packet::parse(std::move(ef.frame));
+			auto pkt = Packet::parse(std::move(ef.frame), nullptr,
+			                         cfg_.int_config.udp_port);
 			if (!pkt || pkt->info().mac_control || is_link_local(pkt->info().dst)) {
 				count_drop(-1, 0, DropReason::kMalformed);
 				continue;
@@ -383,6 +396,7 @@ QueueView Switch::view(int e, int prio, Time now) const
 	v.paused_until = pt.egress.paused_until(prio);
 	v.rate_bps = pt.egress.config().rate_bps;
 	v.tx_bytes = pt.pc.tx_bytes;
+	v.tx_wire_bytes = pt.egress.link().wire_bytes_sent();
 	return v;
 }
 

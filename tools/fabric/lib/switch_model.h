@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // One switch of the fabric: ports with egress queues and links, a shared
-// buffer, forwarding, ECN (as a feature) and PFC, driven by events with
-// time passed in.
+// buffer, forwarding, ECN and INT stamping (as features) and PFC, driven by
+// events with time passed in.
 //
 //   sw.on_ingress(port, frame, now);    a frame fully received at now
 //   t = sw.next_event_time();           when something happens next
@@ -36,6 +36,7 @@
 #include "buffer.h"
 #include "egress_port.h"
 #include "feature.h"
+#include "int_stamp.h"
 #include "packet.h"
 #include "rng.h"
 #include "switch_config.h"
@@ -98,7 +99,8 @@ public:
 	explicit Switch(const SwitchConfig &cfg, uint64_t seed = 1);
 	Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng);
 
-	// Features run after the built-in RED marker, in the order added.
+	// Features run after the built-in RED marker and INT stamper, in
+	// the order added.
 	void add_feature(std::shared_ptr<Feature> f);
 
 	// Throws std::out_of_range for a port that does not exist.
@@ -111,6 +113,9 @@ public:
 	const SwitchConfig &config() const { return cfg_; }
 	int num_ports() const { return static_cast<int>(ports_.size()); }
 	const PortCounters &port_counters(int port) const;
+	// INT stamping of the packets leaving port (int_stamp.h).
+	const IntCounters &int_counters(int port) const;
+	uint8_t int_rate_code(int port) const; // 0: the port does not stamp
 	QueueStatus queue_status(int port, int prio, Time now) const;
 	const SharedBuffer &buffer() const { return buffer_; }
 	uint64_t drops(DropReason r) const { return drops_[static_cast<size_t>(r)]; }
@@ -160,6 +165,7 @@ private:
 	std::unique_ptr<Rng> rng_;
 	std::vector<Port> ports_;
 	SharedBuffer buffer_;
+	std::shared_ptr<IntStamper> int_;
 	std::vector<std::shared_ptr<Feature>> features_;
 	std::vector<EmittedFrame> emitted_;
 	std::vector<Transmission> outbox_;

@@ -7,6 +7,7 @@
 #include "dscp_map.h"
 #include "units.h"
 
+#include <array>
 #include <limits>
 #include <map>
 #include <set>
@@ -263,14 +264,40 @@ public:
 			ecn(w);
 		else if (d == "pfc")
 			pfc(w);
+		else if (d == "int")
+			int_directive(w);
+		else if (d == "int_port")
+			int_port_directive(w);
+		else if (d == "int_rate_code")
+			int_rate_code_directive(w);
 		else
 			fail("unknown directive '" + d +
-			     "' (seed, switch, port, link, route, mac, ecn, pfc)");
+			     "' (seed, switch, port, link, route, mac, ecn, pfc, int, int_port, "
+			     "int_rate_code)");
 	}
+
+	// The fabric-wide INT settings, copied into every switch at the end.
+	IntConfig int_config;
 
 	std::vector<int> switch_line; // declaration line of each switch
 
 	int line_no = 0;
+
+	// Switch i, if it stamps, has an INT ID no earlier stamping switch has.
+	void unique_int_id(size_t i) const
+	{
+		const SwitchConfig &b = topo.switches[i];
+		if (!stamps_int(b))
+			return;
+		for (size_t j = 0; j < i; j++) {
+			const SwitchConfig &a = topo.switches[j];
+			if (stamps_int(a) && a.int_config.switch_id == b.int_config.switch_id)
+				fail("switch " + b.name + ": INT switch ID " +
+				     std::to_string(b.int_config.switch_id) + " is also switch " +
+				     a.name + "'s (line " + std::to_string(switch_line[j]) +
+				     "; set switch_id=)");
+		}
+	}
 
 private:
 	static void want_words(const std::vector<std::string> &w, size_t n, const char *usage)
@@ -338,14 +365,20 @@ private:
 	{
 		want_words(w, 2,
 		           "switch NAME buffer=SIZE [alpha=F] [dscp=D:P,..] [strict=P,..] "
-		           "[quantum=BYTES|P:BYTES,..]");
+		           "[quantum=BYTES|P:BYTES,..] [switch_id=N]");
 		if (!valid_name(w[1]))
 			fail("bad switch name '" + w[1] + "'");
 		if (topo.find_switch(w[1]) >= 0)
 			fail("switch '" + w[1] + "' declared twice");
-		Attrs a(w, 2, {"buffer", "alpha", "dscp", "strict", "quantum"});
+		Attrs a(w, 2, {"buffer", "alpha", "dscp", "strict", "quantum", "switch_id"});
 		SwitchConfig c;
 		c.name = w[1];
+		// INT switch ID: by default 1, 2, 3, ... in declaration order.
+		c.int_config.switch_id =
+			static_cast<uint16_t>((topo.switches.size() + 1) % (kMaxIntSwitchId + 1));
+		if (a.has("switch_id"))
+			c.int_config.switch_id =
+				static_cast<uint16_t>(a.number("switch_id", kMaxIntSwitchId));
 		c.buffer_bytes = a.size("buffer");
 		if (c.buffer_bytes == 0 || c.buffer_bytes > kMaxBufferBytes)
 			fail("buffer must be between 1 byte and 1 TiB");
@@ -572,6 +605,89 @@ private:
 		}
 	}
 
+	// The INT rate code of a stamping port's rate, or a failure naming it.
+	void need_int_code(const SwitchConfig &s, const PortConfig &p) const
+	{
+		if (int_rate_code(int_config.rates, p.rate_bps) != 0)
+			return;
+		std::string codes;
+		for (size_t c = 1; c < kIntRateCodes; c++)
+			if (int_config.rates[c])
+				codes += std::string(codes.empty() ? "" : ", ") +
+				         std::to_string(c) + "=" +
+				         units::format_rate_bps(int_config.rates[c]);
+		fail("INT on port " + s.name + ":" + p.name + ": its rate " +
+		     units::format_rate_bps(p.rate_bps) + " has no INT rate code (" + codes +
+		     "; set one of 11..15 with int_rate_code)");
+	}
+
+	void int_directive(const std::vector<std::string> &w)
+	{
+		want_words(w, 2, "int TARGET [stamp=yes|no]");
+		Attrs a(w, 2, {"stamp"});
+		bool on = a.has("stamp") ? a.boolean("stamp") : true;
+		for (auto [si, pi] : targets(w[1])) {
+			SwitchConfig &s = topo.switches[static_cast<size_t>(si)];
+			PortConfig &p = s.ports[static_cast<size_t>(pi)];
+			if (on)
+				need_int_code(s, p);
+			p.int_stamp = on;
+		}
+	}
+
+	void int_port_directive(const std::vector<std::string> &w)
+	{
+		if (w.size() != 2)
+			fail("usage: int_port N");
+		if (int_port_line)
+			fail("int_port given twice (first on line " +
+			     std::to_string(int_port_line) + ")");
+		auto v = parse_uint(w[1]);
+		if (!v || *v == 0 || *v > 0xffff || *v == kRoceV2Port)
+			fail("bad int_port '" + w[1] + "' (a UDP port 1..65535, not 4791)");
+		int_config.udp_port = static_cast<uint16_t>(*v);
+		int_port_line = line_no;
+	}
+
+	void int_rate_code_directive(const std::vector<std::string> &w)
+	{
+		if (w.size() != 3)
+			fail("usage: int_rate_code CODE RATE|none");
+		auto code = parse_uint(w[1]);
+		if (!code || *code < kIntFirstConfigurableCode || *code >= kIntRateCodes)
+			fail("bad INT rate code '" + w[1] +
+			     "' (only 11..15 can be set; 0 is no rate, 1..10 are fixed)");
+		auto c = static_cast<size_t>(*code);
+		if (code_line[c])
+			fail("int_rate_code " + w[1] + " given twice (first on line " +
+			     std::to_string(code_line[c]) + ")");
+		uint64_t rate = 0;
+		if (w[2] != "none") {
+			std::string err;
+			auto r = units::parse_rate_bps(w[2], &err);
+			if (!r)
+				fail("rate: " + err);
+			if (*r == 0)
+				fail("INT rate code " + w[1] +
+				     ": rate 0 (use none to unassign it)");
+			rate = *r;
+		}
+		std::string e =
+			check_int_rate_code(int_config.rates, static_cast<unsigned>(c), rate);
+		if (!e.empty())
+			fail(e);
+		int_config.rates[c] = rate;
+		code_line[c] = line_no;
+		// A port already stamping may have lost its code.
+		for (const SwitchConfig &s : topo.switches)
+			for (const PortConfig &p : s.ports)
+				if (p.int_stamp)
+					need_int_code(s, p);
+	}
+
+	int int_port_line = 0;
+	std::array<int, kIntRateCodes> code_line{};
+
 	static std::optional<IpAddr> parse_ip(const std::string &s)
 	{
 		if (s.find(':') == std::string::npos) {
@@ -688,6 +804,10 @@ TopologyResult parse_topology(std::string_view text)
 				break;
 			pos = nl + 1;
 		}
+		for (SwitchConfig &s : parser.topo.switches) {
+			s.int_config.udp_port = parser.int_config.udp_port;
+			s.int_config.rates = parser.int_config.rates;
+		}
 		// Checks that need the whole file, reported at the switch's line.
 		parser.line_no = 0;
 		for (size_t i = 0; i < parser.topo.switches.size(); i++) {
@@ -695,6 +815,7 @@ TopologyResult parse_topology(std::string_view text)
 			std::string e = validate(parser.topo.switches[i]);
 			if (!e.empty())
 				fail(e);
+			parser.unique_int_id(i);
 		}
 		parser.line_no = 0;
 		if (parser.topo.switches.empty())

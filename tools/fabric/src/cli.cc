@@ -289,6 +289,12 @@ const char *usage_text()
 	       "  --interval TIME       one frame every TIME (at most 60s), each printed\n"
 	       "                        as \"frame N SECONDS\" (wall clock) once sent\n"
 	       "\n"
+	       "INT (HPCC) stamping is set in the topology file: 'int TARGET\n"
+	       "[stamp=yes|no]' per port, 'switch_id=N' (0..4095) on a switch line,\n"
+	       "'int_port N' (default 4792), 'int_rate_code CODE RATE|none' (codes\n"
+	       "11..15); check prints it.  See \"INT (HPCC)\" in\n"
+	       "Documentation/rxe-cc/fabric.rst.\n"
+	       "\n"
 	       "TIME: 500us, 1.5ms, 2s (Documentation/rxe-cc/units.rst).  Exit status:\n"
 	       "0 ok, 1 failure (check: invalid configuration), 2 usage or\n"
 	       "configuration error of run.\n";

@@ -9,6 +9,7 @@
 #include "control.h"
 #include "runner.h"
 #include "topology.h"
+#include "units.h"
 
 namespace rxecc::fabric::proc
 {
@@ -54,6 +55,36 @@ void print_errors(const std::string &err)
 		std::fprintf(stderr, "rxecc-fabric: %s\n", line.c_str());
 }
 
+// The INT (HPCC) stamping of the topology, if any port stamps.
+void print_int(const Topology &topo)
+{
+	std::string lines;
+	for (const SwitchConfig &s : topo.switches) {
+		std::string ports;
+		for (const PortConfig &p : s.ports) {
+			if (!p.int_stamp)
+				continue;
+			unsigned code = int_rate_code(s.int_config.rates, p.rate_bps);
+			ports += std::string(ports.empty() ? " " : ", ") + p.name + " code " +
+			         std::to_string(code) + " (" + units::format_rate_bps(p.rate_bps) +
+			         ")";
+		}
+		if (!ports.empty())
+			lines += "  INT " + s.name +
+			         " switch_id=" + std::to_string(s.int_config.switch_id) + ":" +
+			         ports + "\n";
+	}
+	if (lines.empty())
+		return;
+	const IntConfig &ic = topo.switches[0].int_config;
+	std::string codes;
+	for (size_t c = kIntFirstConfigurableCode; c < kIntRateCodes; c++)
+		codes += " " + std::to_string(c) + "=" +
+		         (ic.rates[c] ? units::format_rate_bps(ic.rates[c]) : std::string("none"));
+	std::printf("  INT int_port=%u, rate codes%s\n%s", unsigned{ic.udp_port}, codes.c_str(),
+	            lines.c_str());
+}
+
 } // namespace
 
 int cmd_check(const RunOptions &o)
@@ -71,6 +102,7 @@ int cmd_check(const RunOptions &o)
 		            ports.size());
 		for (const auto &p : ports)
 			std::printf("  %s = %s\n", p.name.c_str(), p.spec.text.c_str());
+		print_int(topo);
 	}
 	return 0;
 }

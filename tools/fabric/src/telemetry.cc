@@ -258,23 +258,33 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 			// the fabric forwarded them, and no host got them; so do
 			// frames the kernel dropped before the fabric read them.
 			tot.drops += ios.tx_dropped + ios.rx_lost;
-			e.begin_port(pc.name, at,
-			             {{"index", static_cast<uint64_t>(p)},
-			              {"rate_bps", pc.rate_bps},
-			              {"delay_ns", pc.delay_ns},
-			              {"rx_frames", c.rx_frames},
-			              {"rx_bytes", c.rx_bytes},
-			              {"tx_frames", c.tx_frames},
-			              {"tx_bytes", c.tx_bytes},
-			              {"tx_control_frames", c.tx_control_frames},
-			              {"mac_control_rx", c.mac_control_rx},
-			              {"tx_lost", ios.tx_dropped},
-			              {"tx_unsent", ios.tx_unsent},
-			              {"rx_lost", ios.rx_lost},
-			              {"rx_errors", ios.rx_errors},
-			              {"rx_oversize", ios.rx_oversize},
-			              {"rx_csum_fixed", ios.rx_csum_fixed},
-			              {"rx_csum_unsupported", ios.rx_csum_unsupported}});
+			std::vector<Field> pf = {{"index", static_cast<uint64_t>(p)},
+			                         {"rate_bps", pc.rate_bps},
+			                         {"delay_ns", pc.delay_ns},
+			                         {"rx_frames", c.rx_frames},
+			                         {"rx_bytes", c.rx_bytes},
+			                         {"tx_frames", c.tx_frames},
+			                         {"tx_bytes", c.tx_bytes},
+			                         {"tx_control_frames", c.tx_control_frames},
+			                         {"mac_control_rx", c.mac_control_rx},
+			                         {"tx_lost", ios.tx_dropped},
+			                         {"tx_unsent", ios.tx_unsent},
+			                         {"rx_lost", ios.rx_lost},
+			                         {"rx_errors", ios.rx_errors},
+			                         {"rx_oversize", ios.rx_oversize},
+			                         {"rx_csum_fixed", ios.rx_csum_fixed},
+			                         {"rx_csum_unsupported", ios.rx_csum_unsupported}};
+			// Ports that stamp INT (int_stamp.h) only, so a fabric
+			// without INT reports what it always did.
+			if (uint8_t code = sw.int_rate_code(p)) {
+				const IntCounters &ic = sw.int_counters(p);
+				pf.insert(pf.end(), {{"int_rate_code", code},
+				                     {"int_stamped", ic.stamped},
+				                     {"int_no_space", ic.no_space},
+				                     {"int_too_short", ic.too_short},
+				                     {"int_not_data", ic.not_data}});
+			}
+			e.begin_port(pc.name, at, pf);
 			for (int q = 0; q < kNumPriorities; q++) {
 				QueueStatus st = sw.queue_status(p, q, now);
 				const QueueCounters &qc = st.counters;

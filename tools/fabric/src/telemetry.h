@@ -12,7 +12,9 @@
 //
 // The summaries also carry the receive counters of the port backends
 // (rx_oversize, rx_csum_fixed, rx_csum_unsupported; 0 for ports without
-// one), which ports.csv leaves out to keep its columns.
+// one) and, for ports that stamp INT only, the INT counters (int_rate_code,
+// int_stamped, int_no_space, int_too_short, int_not_data), which ports.csv
+// leaves out to keep its columns.
 #ifndef RXECC_FABRIC_PROC_TELEMETRY_H
 #define RXECC_FABRIC_PROC_TELEMETRY_H
 

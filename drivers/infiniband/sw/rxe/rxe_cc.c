@@ -19,6 +19,7 @@
 
 #include "rxe.h"
 #include "rxe_cc_int.h"
+#include "rxe_ns.h"
 
 static DEFINE_MUTEX(rxe_cc_list_lock);
 static LIST_HEAD(rxe_cc_list);
@@ -30,7 +31,17 @@ static char rxe_cc_default_param[RXE_CC_NAME_MAX] = "none";
 module_param_string(cc_default, rxe_cc_default_param,
 		    sizeof(rxe_cc_default_param), 0444);
 MODULE_PARM_DESC(cc_default,
-		 "congestion control of new rxe devices: none or a built-in algorithm, fixed or dcqcn (default none); see net.rdma_rxe.cc_default");
+		 "congestion control of new rxe devices: none or a built-in algorithm, fixed, dcqcn or hpcc (default none); see net.rdma_rxe.cc_default");
+
+/*
+ * UDP port of RoCEv2 packets with the INT shim (specs/wire.md §7.4 (a)):
+ * every rxe namespace socket pair gets a second pair on it. Both ends of an
+ * INT path must use the same port; 0 turns INT off.
+ */
+u16 rxe_cc_int_port __read_mostly = 4792;
+module_param_named(int_port, rxe_cc_int_port, ushort, 0444);
+MODULE_PARM_DESC(int_port,
+		 "UDP port of RoCEv2 with the INT shim, for algorithms that use INT (hpcc); 0 = no INT (default 4792)");
 
 const char *rxe_cc_algo_name(const struct rxe_cc_ops *ops)
 {
@@ -304,18 +315,27 @@ int rxe_cc_init(void)
 	const struct rxe_cc_ops *ops;
 	int err;
 
+	if (rxe_cc_int_port == ROCE_V2_UDP_DPORT) {
+		pr_err("int_port=%u: the RoCEv2 port itself\n", rxe_cc_int_port);
+		return -EINVAL;
+	}
+	rxe_ns_set_port2(rxe_cc_int_port);
+
 	err = rxe_cc_register(&rxe_cc_fixed_ops);
 	if (err)
 		return err;
 	err = rxe_cc_register(&rxe_cc_dcqcn_ops);
 	if (err)
 		goto fixed;
+	err = rxe_cc_register(&rxe_cc_hpcc_ops);
+	if (err)
+		goto dcqcn;
 
 	if (rxe_cc_algo_get(rxe_cc_default_param, &ops)) {
-		pr_err("cc_default=%s: unknown algorithm (none, fixed, dcqcn)\n",
+		pr_err("cc_default=%s: unknown algorithm (none, fixed, dcqcn, hpcc)\n",
 		       rxe_cc_default_param);
 		err = -EINVAL;
-		goto dcqcn;
+		goto hpcc;
 	}
 	rxe_cc_default_set(ops);
 
@@ -327,6 +347,8 @@ int rxe_cc_init(void)
 	return 0;
 dflt:
 	rxe_cc_default_set(NULL);
+hpcc:
+	rxe_cc_unregister(&rxe_cc_hpcc_ops);
 dcqcn:
 	rxe_cc_unregister(&rxe_cc_dcqcn_ops);
 fixed:
@@ -338,6 +360,7 @@ void rxe_cc_exit(void)
 {
 	unregister_sysctl_table(rxe_cc_sysctl_hdr);
 	rxe_cc_default_set(NULL);
+	rxe_cc_unregister(&rxe_cc_hpcc_ops);
 	rxe_cc_unregister(&rxe_cc_dcqcn_ops);
 	rxe_cc_unregister(&rxe_cc_fixed_ops);
 }

@@ -52,10 +52,12 @@ struct module;
 #define RXE_CC_WIRE_ECT		BIT(0) /* send data as ECT(0) */
 #define RXE_CC_WIRE_CNP_RX	BIT(1) /* deliver CNPs (RXE_CC_FB_CNP) */
 #define RXE_CC_WIRE_CNP_TX	BIT(2) /* send what rx_data/rx_timer ask */
+#define RXE_CC_WIRE_INT		BIT(3) /* INT shim, to capable peers only */
 
 /* Properties of an algorithm, in rxe_cc_ops.flags */
 #define RXE_CC_F_LAZY_TIMER	BIT(0) /* timer_ns may wait for an event */
 #define RXE_CC_F_RX_CE_ONLY	BIT(1) /* rx_data for CE packets only */
+#define RXE_CC_F_ACK_EVERY	BIT(2) /* AckReq on every request packet */
 
 /* Most parameters and state values an algorithm may have */
 #define RXE_CC_MAX_PARAMS	32
@@ -202,10 +204,13 @@ struct rxe_cc_ack {
  * @RXE_CC_FB_CNP: a RoCEv2 CNP for the QP arrived
  * @RXE_CC_FB_PAUSE: a PFC/PAUSE frame started holding the QP, or the QP's
  *	wait for a pause ended
+ * @RXE_CC_FB_INT: the INT stack echoed by a response packet, delivered
+ *	right after that packet's on_ack
  */
 enum rxe_cc_fb_kind {
 	RXE_CC_FB_CNP,
 	RXE_CC_FB_PAUSE,
+	RXE_CC_FB_INT,
 };
 
 /**
@@ -228,15 +233,113 @@ struct rxe_cc_fb_pause {
 	u8 paused;
 };
 
+/*
+ * In-band network telemetry (specs/hpcc.md §3.1, specs/wire.md §7.4 (a)):
+ * a fixed shim of 42 bytes between the UDP header and the BTH of packets to
+ * and from the INT UDP port, outside the ICRC. A 16-bit big-endian word
+ * nHop << 12 | pathID, then RXE_CC_INT_MAX_HOPS slots of a 64-bit
+ * big-endian word B << 60 | TS << 36 | txBytes << 16 | qLen, slot i
+ * written by the i-th hop.
+ */
+#define RXE_CC_INT_MAX_HOPS	5
+/* the sender parses rxe-cc extensions: BTH word 1 (ICRC-masked resv6a) */
+#define RXE_CC_BTH_CAP		0x20000000U
+#define RXE_CC_INT_SHIM_BYTES	(2 + 8 * RXE_CC_INT_MAX_HOPS)
+#define RXE_CC_INT_TS_MASK	0xffffffU	/* ns */
+#define RXE_CC_INT_TXB_MASK	0xfffffU	/* units of 128 bytes */
+#define RXE_CC_INT_TXB_UNIT	128
+#define RXE_CC_INT_QLEN_MAX	0xffffU		/* units of 80 bytes */
+#define RXE_CC_INT_QLEN_UNIT	80
+#define RXE_CC_INT_PATH_MASK	0xfffU
+/* link rate codes (4 bits); 0 is never a rate: an unwritten slot */
+#define RXE_CC_INT_B_CODES	16
+#define RXE_CC_INT_B_FIXED	11	/* codes 1..10 have fixed rates */
+
+/**
+ * struct rxe_cc_int_hop - what one hop wrote: its egress port at departure
+ * @ts: departure time, ns of the hop's own clock, 24 bits (wraps)
+ * @tx_bytes: bytes the port sent before the packet, in units of
+ *	RXE_CC_INT_TXB_UNIT, 20 bits (wraps)
+ * @qlen: bytes left in the port's queues, in units of RXE_CC_INT_QLEN_UNIT,
+ *	saturating at RXE_CC_INT_QLEN_MAX
+ * @b: the port's link rate code (1..15; rxe_cc_int_code_mbps())
+ */
+struct rxe_cc_int_hop {
+	u32 ts;
+	u32 tx_bytes;
+	u16 qlen;
+	u8 b;
+};
+
+/**
+ * struct rxe_cc_fb_int - the INT stack a response packet echoed
+ * @psn: the PSN the response packet carried
+ * @n_hops: hops that wrote a slot, 0..RXE_CC_INT_MAX_HOPS
+ * @path_id: XOR of the 12-bit IDs of those hops
+ * @hop: the slots, @n_hops of them valid
+ */
+struct rxe_cc_fb_int {
+	u32 psn;
+	u8 n_hops;
+	u16 path_id;
+	struct rxe_cc_int_hop hop[RXE_CC_INT_MAX_HOPS];
+};
+
 /**
  * union rxe_cc_fb - payload of on_feedback, selected by enum rxe_cc_fb_kind
  * @cnp: RXE_CC_FB_CNP
  * @pause: RXE_CC_FB_PAUSE
+ * @int_stack: RXE_CC_FB_INT
  */
 union rxe_cc_fb {
 	struct rxe_cc_fb_cnp cnp;
 	struct rxe_cc_fb_pause pause;
+	struct rxe_cc_fb_int int_stack;
 };
+
+/**
+ * rxe_cc_int_parse() - decode an INT shim
+ * @shim: RXE_CC_INT_SHIM_BYTES bytes
+ * @psn: the PSN of the packet that carried it
+ * @fb: the stack, filled in
+ *
+ * Return: false for more hops than slots (nothing else in a shim can be
+ * malformed on its own; rate codes are checked by the algorithm).
+ */
+static inline bool rxe_cc_int_parse(const u8 *shim, u32 psn,
+				    struct rxe_cc_fb_int *fb)
+{
+	u32 w = (u32)shim[0] << 8 | shim[1];
+	u64 v;
+	int i, j;
+
+	if ((w >> 12) > RXE_CC_INT_MAX_HOPS)
+		return false;
+	fb->psn = psn & 0xffffff;
+	fb->n_hops = w >> 12;
+	fb->path_id = w & RXE_CC_INT_PATH_MASK;
+	for (i = 0; i < fb->n_hops; i++) {
+		v = 0;
+		for (j = 0; j < 8; j++)
+			v = v << 8 | shim[2 + 8 * i + j];
+		fb->hop[i].b = v >> 60;
+		fb->hop[i].ts = (v >> 36) & RXE_CC_INT_TS_MASK;
+		fb->hop[i].tx_bytes = (v >> 16) & RXE_CC_INT_TXB_MASK;
+		fb->hop[i].qlen = v & RXE_CC_INT_QLEN_MAX;
+	}
+	return true;
+}
+
+/* Mbit/s of the fixed link rate codes 1..10; 0 for the configurable ones */
+static inline u32 rxe_cc_int_code_mbps(u8 b)
+{
+	static const u32 mbps[RXE_CC_INT_B_FIXED] = {
+		0, 1000, 2500, 5000, 10000, 25000, 40000, 50000, 100000,
+		200000, 400000,
+	};
+
+	return b < RXE_CC_INT_B_FIXED ? mbps[b] : 0;
+}
 
 /**
  * struct rxe_cc_rx - a data-bearing packet received by the QP
@@ -278,6 +381,7 @@ struct rxe_cc_np_msg {
 #define RXE_CC_EV_RATE_INC	BIT(1) /* the rate or window was raised */
 #define RXE_CC_EV_LIMIT		BIT(2) /* a rate limiter was allocated */
 #define RXE_CC_EV_RELEASE	BIT(3) /* the rate limiter was released */
+#define RXE_CC_EV_FB_BAD	BIT(4) /* feedback was malformed, ignored */
 
 /**
  * struct rxe_cc_out - per-QP results of the hooks, read by the framework
@@ -394,6 +498,7 @@ int rxe_cc_register(struct rxe_cc_ops *ops);
 void rxe_cc_unregister(struct rxe_cc_ops *ops);
 extern struct rxe_cc_ops rxe_cc_fixed_ops;
 extern struct rxe_cc_ops rxe_cc_dcqcn_ops;
+extern struct rxe_cc_ops rxe_cc_hpcc_ops;
 
 /*
  * Times are u64 ns of one clock per QP. They are compared through their

@@ -9,6 +9,8 @@
 #define RXE_CC_FW_H
 
 #include <linux/netlink.h>
+#include <linux/udp.h>
+#include <rdma/ib_verbs.h>
 
 struct rxe_dev;
 struct rxe_qp;
@@ -39,6 +41,14 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb);
 void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt, struct sk_buff *skb);
 
 int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+
+/* UDP port of RoCEv2 packets with the INT shim (module parameter int_port) */
+extern u16 rxe_cc_int_port;
+u32 rxe_cc_int_len_slow(const struct rxe_pkt_info *pkt);
+void rxe_cc_int_put(struct sk_buff *skb, struct rxe_pkt_info *pkt, u32 len);
+__be16 rxe_cc_udp_prepare_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb);
+int rxe_cc_int_rcv_slow(struct sk_buff *skb, struct rxe_pkt_info *pkt);
+void rxe_cc_int_drop(struct sk_buff *skb, struct rxe_pkt_info *pkt);
 
 /*
  * Requester gate: true if the QP must not send its next data packet now.
@@ -92,6 +102,44 @@ static inline u8 rxe_cc_tos(const struct rxe_pkt_info *pkt, u8 tc)
 	if (likely(!READ_ONCE(pkt->qp->cc.ctx.ops)))
 		return tc;
 	return rxe_cc_tos_slow(pkt, tc);
+}
+
+/*
+ * Bytes of INT shim to put before the BTH of a packet about to be built
+ * (rxe_init_packet(); pkt->qp and pkt->opcode set, or pkt->qp NULL): the
+ * requests of a QP whose peer takes INT, and the ACKs answering a request
+ * that came with a shim. rxe_cc_int_put() writes it.
+ */
+static inline u32 rxe_cc_int_len(const struct rxe_pkt_info *pkt)
+{
+	if (likely(!pkt->qp || !READ_ONCE(pkt->qp->cc.int_cap)))
+		return 0;
+	return rxe_cc_int_len_slow(pkt);
+}
+
+/*
+ * UDP destination port of a packet the QP is about to send (its headers
+ * built but IP and UDP): the INT port if it has a shim. A QP that uses INT
+ * marks its packets with CAP (BTH byte 4, masked by the ICRC).
+ */
+static inline __be16 rxe_cc_udp_prepare(struct rxe_pkt_info *pkt,
+					struct sk_buff *skb)
+{
+	if (likely(!READ_ONCE(pkt->qp->cc.int_cap)))
+		return cpu_to_be16(ROCE_V2_UDP_DPORT);
+	return rxe_cc_udp_prepare_slow(pkt, skb);
+}
+
+/*
+ * A packet arrived on a RoCEv2 port, its UDP header pulled: one from the
+ * INT port loses its shim (kept before skb->data). Non-zero: drop it.
+ */
+static inline int rxe_cc_int_rcv(struct sk_buff *skb,
+				 struct rxe_pkt_info *pkt)
+{
+	if (likely(udp_hdr(skb)->dest == cpu_to_be16(ROCE_V2_UDP_DPORT)))
+		return 0;
+	return rxe_cc_int_rcv_slow(skb, pkt);
 }
 
 /* A checked packet arrived for pkt->qp (notification point). */

@@ -43,6 +43,40 @@ static u32 rxe_cc_ack_type(struct rxe_pkt_info *pkt)
 	}
 }
 
+/*
+ * INT on a response packet of a QP whose algorithm uses it. Only a
+ * response inside the send window counts: a PSN the QP has sent, no
+ * further back than the in-flight record reaches. Its CAP makes the QP's
+ * requests carry the shim from now on, and an ACK that came with a shim
+ * has its stack parsed into @fb. The stack of a response outside the
+ * window, or with more hops than slots, is ignored and counted.
+ * Return: true if @fb is for the algorithm.
+ */
+static bool rxe_cc_int_acked(struct rxe_qp *qp, struct rxe_pkt_info *pkt,
+			     struct rxe_cc_fb_int *fb)
+{
+	struct rxe_cc_inflight *inf = &qp->cc.inflight;
+	struct rxe_bth *bth = (struct rxe_bth *)pkt->hdr;
+	bool stack = rxe_cc_int_pkt(PKT_TO_SKB(pkt)) &&
+		     (pkt->opcode == IB_OPCODE_RC_ACKNOWLEDGE ||
+		      pkt->opcode == IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE);
+	s32 d = rxe_cc_psn_diff(pkt->psn, inf->snd_nxt);
+
+	if (!inf->started || d >= 0 || d < -RXE_CC_SENT_SLOTS)
+		goto bad;
+	if ((bth->qpn & cpu_to_be32(RXE_CC_BTH_CAP)) &&
+	    !READ_ONCE(qp->cc.int_tx))
+		WRITE_ONCE(qp->cc.int_tx, true);
+	if (!stack)
+		return false;
+	if (rxe_cc_int_parse(pkt->hdr - RXE_CC_INT_SHIM_BYTES, pkt->psn, fb))
+		return true;
+bad:
+	if (stack)
+		rxe_counter_inc(to_rdev(qp->ibqp.device), RXE_CNT_CC_INT_BAD);
+	return false;
+}
+
 /**
  * rxe_cc_acked_slow - the completer has processed a response packet
  * @qp: an RC QP with an in-flight record
@@ -51,32 +85,48 @@ static u32 rxe_cc_ack_type(struct rxe_pkt_info *pkt)
  * Every request packet whose PSN the completer's PSN has passed is
  * acknowledged: its bytes leave the bytes in flight, and an AckReq packet
  * acknowledged by a response to its own PSN gives an RTT sample. Then the
- * algorithm's on_ack sees the packet.
+ * algorithm's on_ack sees the packet, and on_feedback the INT stack it
+ * echoed, if the algorithm uses INT.
  */
 void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
+	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	struct rxe_cc_qp *cc = &qp->cc;
 	const struct rxe_cc_ops *ops;
 	struct rxe_cc_ack ack = {
 		.type = rxe_cc_ack_type(pkt),
 		.psn = pkt->psn,
 	};
+	union rxe_cc_fb fb;
+	bool int_fb = false, int_bad = false;
 	u64 now = ktime_get_ns();
 	u32 ev = 0;
 
 	rxe_cc_inflight_acked(&cc->inflight, qp->comp.psn, pkt->psn, now, &ack);
 
 	ops = READ_ONCE(cc->ctx.ops);
-	if (!ops || !ops->on_ack)
+	if (!ops)
+		return;
+	if (READ_ONCE(cc->int_cap))
+		int_fb = rxe_cc_int_acked(qp, pkt, &fb.int_stack);
+	if (!ops->on_ack && !int_fb)
 		return;
 	spin_lock_bh(&cc->lock);
 	ops = cc->ctx.ops;
-	if (ops && ops->on_ack) {
+	if (ops && ops->on_ack)
 		ops->on_ack(&cc->ctx, &ack, now);
-		ev = rxe_cc_qp_after(qp);
+	if (ops && int_fb && ops->on_feedback) {
+		ops->on_feedback(&cc->ctx, RXE_CC_FB_INT, &fb, now);
+		int_bad = cc->ctx.out.events & RXE_CC_EV_FB_BAD;
+		cc->ctx.out.events &= ~RXE_CC_EV_FB_BAD;
 	}
+	if (ops)
+		ev = rxe_cc_qp_after(qp);
 	spin_unlock_bh(&cc->lock);
-	rxe_cc_count_events(to_rdev(qp->ibqp.device), ev);
+	if (int_fb)
+		rxe_counter_inc(rxe, int_bad ? RXE_CNT_CC_INT_BAD :
+					       RXE_CNT_CC_INT_RX);
+	rxe_cc_count_events(rxe, ev);
 }
 
 /* ---- the gate --------------------------------------------------------------- */
@@ -95,7 +145,7 @@ static bool rxe_cc_window_full(struct rxe_qp *qp, u64 window)
 {
 	struct rxe_cc_inflight *inf = &qp->cc.inflight;
 	u32 frame = rxe_cc_wire_bytes(qp, qp->mtu + RXE_BTH_BYTES +
-				      RXE_ICRC_SIZE);
+				      RXE_ICRC_SIZE + rxe_cc_int_tx_bytes(qp));
 
 	if (inf->started && rxe_cc_psn_diff(qp->req.psn, inf->snd_nxt) < 0)
 		return false;
@@ -244,6 +294,8 @@ VISIBLE_IF_KUNIT void rxe_cc_sent_at(struct rxe_qp *qp,
 	if (pkt->mask & RXE_END_MASK)
 		tx.flags |= RXE_CC_TX_MSG_LAST;
 	if (pkt->mask & RXE_REQ_MASK) {
+		/* it was built a moment ago, with the shim if int_tx */
+		tx.bytes += rxe_cc_int_tx_bytes(qp);
 		/*
 		 * Not from the packet's BTH: the skb may be gone already (a
 		 * veth peer in this kernel receives, and frees, it before

@@ -113,6 +113,8 @@ u8 rxe_cc_skb_dscp(const struct sk_buff *skb);
 bool rxe_cc_cnp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
 		      struct rxe_qp *qp);
 void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg);
+bool rxe_cc_int_pkt(const struct sk_buff *skb);
+u32 rxe_cc_int_tx_bytes(const struct rxe_qp *qp);
 
 /* ---- rxe_cc_qp.c: QP context, hook runner, timer --------------------------- */
 
@@ -133,6 +135,7 @@ struct rxe_cc_qp_info {
 	u64 acked_bytes;
 	u64 state[RXE_CC_MAX_STATE];
 	struct rxe_cc_qp_stats stats;
+	bool int_tx;
 };
 
 void rxe_cc_qp_snapshot(struct rxe_qp *qp, struct rxe_cc_qp_info *info);

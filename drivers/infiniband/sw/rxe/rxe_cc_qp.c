@@ -312,7 +312,13 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 	WRITE_ONCE(cc->ect, qc->ecn && ops && (ops->wire & RXE_CC_WIRE_ECT));
 	WRITE_ONCE(cc->cnp_dscp, qc->cnp_dscp);
 	WRITE_ONCE(cc->ack_dscp, qc->ack_dscp);
-	WRITE_ONCE(cc->ack_every, ops ? qc->ack_every : 0);
+	WRITE_ONCE(cc->ack_every, !ops ? 0 :
+		   (ops->flags & RXE_CC_F_ACK_EVERY) ? 1 : qc->ack_every);
+	/* a new algorithm learns anew whether the peer takes INT */
+	if (!retune)
+		WRITE_ONCE(cc->int_tx, false);
+	WRITE_ONCE(cc->int_cap, ops && (ops->wire & RXE_CC_WIRE_INT) &&
+		   rxe_cc_int_port);
 	/* the gate asks again whether the next packet fills a window */
 	WRITE_ONCE(cc->ackreq, false);
 	if (retune && ops->on_timer)
@@ -389,6 +395,8 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	WRITE_ONCE(cc->pacer_fresh, false);
 	WRITE_ONCE(cc->ackreq, false);
 	WRITE_ONCE(cc->ack_every, 0);
+	WRITE_ONCE(cc->int_cap, false);
+	WRITE_ONCE(cc->int_tx, false);
 	WRITE_ONCE(cc->ect, false);
 	cc->started = false;
 	cc->last_rate = 0;
@@ -514,6 +522,7 @@ void rxe_cc_qp_snapshot(struct rxe_qp *qp, struct rxe_cc_qp_info *info)
 		ops->get_state(&cc->ctx, now, info->state);
 	}
 	info->stats = cc->stats;
+	info->int_tx = READ_ONCE(cc->int_tx);
 	info->inflight_bytes = READ_ONCE(cc->inflight.bytes);
 	info->acked_bytes = READ_ONCE(cc->inflight.acked_bytes);
 	spin_unlock_bh(&cc->lock);
@@ -542,6 +551,8 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 	else if (ops->flags & RXE_CC_F_RX_CE_ONLY)
 		return;
 	rx.bytes = rxe_cc_wire_bytes(qp, pkt->paylen);
+	if (rxe_cc_int_pkt(skb))
+		rx.bytes += RXE_CC_INT_SHIM_BYTES;
 	rx.psn = pkt->psn;
 	rx.ackreq = bth_ack(pkt);
 	now = ktime_get_ns();

@@ -24,6 +24,10 @@ static const enum rxe_counters rxe_cc_stat_ids[] = {
 	RXE_CNT_PFC_IGNORED,
 	RXE_CNT_PFC_WAITS,
 	RXE_CNT_PFC_PAUSED_US,
+	RXE_CNT_CC_INT_REQ_TX,
+	RXE_CNT_CC_INT_ACK_TX,
+	RXE_CNT_CC_INT_RX,
+	RXE_CNT_CC_INT_BAD,
 };
 
 unsigned int rxe_cc_stat_count(void)
@@ -104,6 +108,9 @@ int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 						  info->ops->state[i].name,
 						  info->state[i]))
 				goto cancel;
+		if ((info->ops->wire & RXE_CC_WIRE_INT) &&
+		    rxe_cc_put_driver_u64(msg, "cc_int_tx", info->int_tx))
+			goto cancel;
 		if (rxe_cc_put_driver_u64(msg, "cc_cnp_rx", info->stats.cnp_rx) ||
 		    rxe_cc_put_driver_u64(msg, "cc_cnp_tx", info->stats.cnp_tx) ||
 		    rxe_cc_put_driver_u64(msg, "cc_ce_rx", info->stats.ce_rx) ||

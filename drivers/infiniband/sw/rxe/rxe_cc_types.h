@@ -69,6 +69,9 @@ struct rxe_cc_qp_stats {
  * @cnp_dscp: DSCP of CNPs this QP sends
  * @ack_dscp: DSCP of its ACKs, RXE_CC_DSCP_OWN = the QP's own
  * @ack_every: AckReq on every n-th packet, 0 = upstream policy
+ * @int_cap: the algorithm uses INT (and the device has an INT port): the
+ *	QP's packets carry CAP, and it echoes INT shims into its ACKs
+ * @int_tx: the peer announced CAP: request packets carry the INT shim
  * @unused_ns: unused pacing credit not yet added to the device counter
  * @last_rate: rate last reported by a tracepoint/event
  * @inflight: request packets in flight
@@ -98,6 +101,8 @@ struct rxe_cc_qp {
 	u8 cnp_dscp;
 	u8 ack_dscp;
 	u32 ack_every;
+	bool int_cap;
+	bool int_tx;
 	u64 unused_ns;
 	u64 last_rate;
 	struct rxe_cc_inflight inflight;

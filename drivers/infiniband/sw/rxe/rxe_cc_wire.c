@@ -186,3 +186,111 @@ void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg)
 	rxe_counter_inc(rxe, RXE_CNT_CC_CNP_SENT);
 	trace_rxe_cc_cnp(dev_name(&rxe->ib_dev.dev), qp_num(qp), true, true);
 }
+
+/* ---- INT: the shim between UDP and BTH (specs/wire.md §7.4 (a)) ------------ */
+
+/* Did @skb arrive on the INT port (or loop back from it)? */
+bool rxe_cc_int_pkt(const struct sk_buff *skb)
+{
+	return rxe_cc_int_port &&
+	       udp_hdr(skb)->dest == cpu_to_be16(rxe_cc_int_port);
+}
+
+/* ACK-class opcodes: the responses a responder answers a request with */
+static bool rxe_cc_int_ack_op(u8 opcode)
+{
+	return opcode == IB_OPCODE_RC_ACKNOWLEDGE ||
+	       opcode == IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE;
+}
+
+/*
+ * The request the responder is answering: the head of its queue, which it
+ * leaves there until it is done with it (recv_task). NULL unless it came
+ * with an INT shim.
+ */
+static struct rxe_pkt_info *rxe_cc_int_req(struct rxe_qp *qp)
+{
+	struct sk_buff *skb = skb_peek(&qp->req_pkts);
+
+	return skb && rxe_cc_int_pkt(skb) ? SKB_TO_PKT(skb) : NULL;
+}
+
+u32 rxe_cc_int_len_slow(const struct rxe_pkt_info *pkt)
+{
+	struct rxe_qp *qp = pkt->qp;
+
+	if (rxe_cc_int_ack_op(pkt->opcode))
+		return rxe_cc_int_req(qp) ? RXE_CC_INT_SHIM_BYTES : 0;
+	if (rxe_opcode[pkt->opcode].mask & RXE_REQ_MASK)
+		return READ_ONCE(qp->cc.int_tx) ? RXE_CC_INT_SHIM_BYTES : 0;
+	return 0;
+}
+
+/**
+ * rxe_cc_int_put - put the INT shim in front of the packet being built
+ * @skb: the packet, its headroom reserved and nothing put yet
+ * @pkt: a request, or an ACK answering a request with a shim
+ * @len: rxe_cc_int_len(@pkt)
+ *
+ * A request carries an empty shim for the switches to fill; an ACK echoes
+ * the request's shim verbatim.
+ */
+void rxe_cc_int_put(struct sk_buff *skb, struct rxe_pkt_info *pkt, u32 len)
+{
+	struct rxe_dev *rxe = to_rdev(pkt->qp->ibqp.device);
+	u8 *shim = skb_put(skb, len);
+	struct rxe_pkt_info *req;
+
+	if (rxe_cc_int_ack_op(pkt->opcode)) {
+		req = rxe_cc_int_req(pkt->qp);
+		if (req) {
+			memcpy(shim, req->hdr - len, len);
+			rxe_counter_inc(rxe, RXE_CNT_CC_INT_ACK_TX);
+			return;
+		}
+	} else {
+		rxe_counter_inc(rxe, RXE_CNT_CC_INT_REQ_TX);
+	}
+	memset(shim, 0, len);
+}
+
+__be16 rxe_cc_udp_prepare_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
+{
+	struct rxe_bth *bth = (struct rxe_bth *)pkt->hdr;
+
+	bth->qpn |= cpu_to_be32(RXE_CC_BTH_CAP);
+	/* rxe_init_packet() put the shim, if any, right before the BTH */
+	if (pkt->hdr != skb->data)
+		return cpu_to_be16(rxe_cc_int_port);
+	return cpu_to_be16(ROCE_V2_UDP_DPORT);
+}
+
+/* rxe_udp_encap_recv(), a packet from the INT port: step over its shim */
+int rxe_cc_int_rcv_slow(struct sk_buff *skb, struct rxe_pkt_info *pkt)
+{
+	if (!rxe_cc_int_pkt(skb))
+		return 0;
+	if (skb->len < RXE_CC_INT_SHIM_BYTES + RXE_BTH_BYTES ||
+	    pkt->paylen < RXE_CC_INT_SHIM_BYTES + RXE_BTH_BYTES) {
+		rxe_counter_inc(pkt->rxe, RXE_CNT_CC_INT_BAD);
+		return -EINVAL;
+	}
+	/* the shim stays readable right before pkt->hdr */
+	__skb_pull(skb, RXE_CC_INT_SHIM_BYTES);
+	pkt->hdr += RXE_CC_INT_SHIM_BYTES;
+	pkt->paylen -= RXE_CC_INT_SHIM_BYTES;
+	return 0;
+}
+
+/* rxe_rcv() dropped @skb: count an INT packet (unknown QP, bad headers) */
+void rxe_cc_int_drop(struct sk_buff *skb, struct rxe_pkt_info *pkt)
+{
+	if (rxe_cc_int_pkt(skb))
+		rxe_counter_inc(pkt->rxe, RXE_CNT_CC_INT_BAD);
+}
+
+/* bytes of INT shim on the requests @qp sends now */
+u32 rxe_cc_int_tx_bytes(const struct rxe_qp *qp)
+{
+	return READ_ONCE(qp->cc.int_tx) ? RXE_CC_INT_SHIM_BYTES : 0;
+}

@@ -3,10 +3,12 @@
  * rxe network namespace support.
  *
  * Every network namespace that holds at least one rxe device gets its own
- * pair of RoCEv2 UDP tunnel sockets (IPv4 and IPv6, port 4791). The sockets
- * are opened when the first rxe device is created on a netdev of that
- * namespace and closed when the last such device is freed, so namespaces
- * without rxe devices never have port 4791 taken.
+ * pair of RoCEv2 UDP tunnel sockets (IPv4 and IPv6, port 4791), and a second
+ * pair on another port if one was set with rxe_ns_set_port2() (a port that
+ * carries RoCEv2 with a shim before the BTH). The sockets are opened when the
+ * first rxe device is created on a netdev of that namespace and closed when
+ * the last such device is freed, so namespaces without rxe devices never have
+ * the ports taken.
  *
  * Lifetime: neither rxe devices nor their per-QP kernel sockets hold a
  * reference on the namespace. Instead the namespace exit handler waits until
@@ -33,11 +35,14 @@
 struct rxe_ns {
 	struct socket		*sk4;
 	struct socket		*sk6;
+	struct socket		*sk4_2;	/* on rxe_ns_port2, if set */
+	struct socket		*sk6_2;
 	unsigned int		ndev;	/* attached rxe devices; written under rxe_ns_lock */
 	wait_queue_head_t	wait;
 };
 
 static unsigned int rxe_ns_id __read_mostly;
+static u16 rxe_ns_port2 __read_mostly;
 
 /* serialises socket open/close and the device count of every namespace */
 static DEFINE_MUTEX(rxe_ns_lock);
@@ -47,7 +52,7 @@ static struct rxe_ns *rxe_ns_get(struct net *net)
 	return net_generic(net, rxe_ns_id);
 }
 
-static struct socket *rxe_ns_udp_open(struct net *net, bool ipv6)
+static struct socket *rxe_ns_udp_open(struct net *net, bool ipv6, u16 port)
 {
 	struct udp_tunnel_sock_cfg tnl_cfg = {};
 	struct udp_port_cfg udp_cfg = {};
@@ -60,7 +65,7 @@ static struct socket *rxe_ns_udp_open(struct net *net, bool ipv6)
 	} else {
 		udp_cfg.family = AF_INET;
 	}
-	udp_cfg.local_udp_port = htons(ROCE_V2_UDP_DPORT);
+	udp_cfg.local_udp_port = htons(port);
 
 	err = udp_sock_create(net, &udp_cfg, &sock);
 	if (err < 0)
@@ -73,45 +78,77 @@ static struct socket *rxe_ns_udp_open(struct net *net, bool ipv6)
 	return sock;
 }
 
-static void rxe_ns_close(struct rxe_ns *ns)
+static void rxe_ns_release(struct socket **sk)
 {
-	if (ns->sk6) {
-		udp_tunnel_sock_release(ns->sk6);
-		WRITE_ONCE(ns->sk6, NULL);
-	}
-	if (ns->sk4) {
-		udp_tunnel_sock_release(ns->sk4);
-		WRITE_ONCE(ns->sk4, NULL);
+	if (*sk) {
+		udp_tunnel_sock_release(*sk);
+		WRITE_ONCE(*sk, NULL);
 	}
 }
 
-static int rxe_ns_open(struct net *net, struct rxe_ns *ns)
+static void rxe_ns_close(struct rxe_ns *ns)
+{
+	rxe_ns_release(&ns->sk6_2);
+	rxe_ns_release(&ns->sk4_2);
+	rxe_ns_release(&ns->sk6);
+	rxe_ns_release(&ns->sk4);
+}
+
+/* the IPv4 and IPv6 sockets on @port, or none if IPv6 is not supported */
+static int rxe_ns_open_port(struct net *net, u16 port, struct socket **sk4,
+			    struct socket **sk6)
 {
 	struct socket *sock;
 
-	sock = rxe_ns_udp_open(net, false);
+	sock = rxe_ns_udp_open(net, false, port);
 	if (IS_ERR(sock)) {
-		pr_err("failed to open the IPv4 RoCEv2 socket: %pe\n", sock);
+		pr_err("failed to open the IPv4 socket on UDP port %u: %pe\n",
+		       port, sock);
 		return PTR_ERR(sock);
 	}
-	WRITE_ONCE(ns->sk4, sock);
+	WRITE_ONCE(*sk4, sock);
 
 	if (!IS_ENABLED(CONFIG_IPV6))
 		return 0;
 
-	sock = rxe_ns_udp_open(net, true);
+	sock = rxe_ns_udp_open(net, true, port);
 	if (PTR_ERR(sock) == -EAFNOSUPPORT) {
 		pr_warn_once("IPv6 is not supported, no UDPv6 socket\n");
 		return 0;
 	}
 	if (IS_ERR(sock)) {
-		pr_err("failed to open the IPv6 RoCEv2 socket: %pe\n", sock);
-		rxe_ns_close(ns);
+		pr_err("failed to open the IPv6 socket on UDP port %u: %pe\n",
+		       port, sock);
 		return PTR_ERR(sock);
 	}
-	WRITE_ONCE(ns->sk6, sock);
+	WRITE_ONCE(*sk6, sock);
 
 	return 0;
+}
+
+static int rxe_ns_open(struct net *net, struct rxe_ns *ns)
+{
+	int err;
+
+	err = rxe_ns_open_port(net, ROCE_V2_UDP_DPORT, &ns->sk4, &ns->sk6);
+	if (!err && rxe_ns_port2)
+		err = rxe_ns_open_port(net, rxe_ns_port2, &ns->sk4_2,
+				       &ns->sk6_2);
+	if (err)
+		rxe_ns_close(ns);
+	return err;
+}
+
+/**
+ * rxe_ns_set_port2 - receive RoCEv2 on a second UDP port too
+ * @port: the port, 0 for none
+ *
+ * For namespaces whose sockets open afterwards: call it before the first
+ * rxe device is created. rxe_udp_encap_recv() receives on both ports.
+ */
+void rxe_ns_set_port2(u16 port)
+{
+	rxe_ns_port2 = port;
 }
 
 /**
@@ -205,7 +242,7 @@ static void __net_exit rxe_ns_net_exit(struct net *net)
 	 * for it to leave ns before the namespace is freed.
 	 */
 	mutex_lock(&rxe_ns_lock);
-	WARN_ON(ns->sk4 || ns->sk6);
+	WARN_ON(ns->sk4 || ns->sk6 || ns->sk4_2 || ns->sk6_2);
 	mutex_unlock(&rxe_ns_lock);
 }
 

@@ -6,6 +6,8 @@
 #ifndef RXE_NS_H
 #define RXE_NS_H
 
+#include <linux/types.h>
+
 struct net;
 struct sock;
 struct rxe_dev;
@@ -17,5 +19,6 @@ int rxe_ns_dev_attach(struct rxe_dev *rxe, struct net *net);
 void rxe_ns_dev_detach(struct rxe_dev *rxe);
 
 struct sock *rxe_ns_sk6(struct net *net);
+void rxe_ns_set_port2(u16 port);
 
 #endif /* RXE_NS_H */
