@@ -14,8 +14,8 @@
 #
 # HPCC's T (base_rtt_us) is the RTT its windows must cover: here not the
 # idle RTT the probe measures (about 0.9 ms) but the RTT under load of a
-# window-bound flow, several ms (hpcc.rst). With T = 3 ms the first-RTT
-# overshoot, about (N - 1) x W_init = 3 x 18.75 KB at 50 Mbit/s, stays below
+# window-bound flow, several ms (hpcc.rst). With T = 2 ms the first-RTT
+# overshoot, about (N - 1) x W_init = 3 x 12.5 KB at 50 Mbit/s, stays below
 # a quarter of DCQCN's peak. W_AI is W_init x (1 - eta) / N for the N = 4
 # flows of the incast.
 . "$(dirname "$0")/lib.sh"
@@ -55,7 +55,7 @@ run() {
 run dcqcn --algo dcqcn
 dq=$QMAX du=$UTIL
 # W_init = RATE x T / 8; W_AI = W_init x 5% / 4
-t_us=3000
+t_us=2000
 run hpcc --algo hpcc --param base_rtt_us=$t_us \
 	--param w_ai_bytes=$((RATE * t_us / 8 * 5 / 100 / 4))
 stamped=$(flat_value "$R/fabric/summary.flat" s0.r.int_stamped) || fail "hpcc: no int_stamped"
