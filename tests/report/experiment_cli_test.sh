@@ -75,10 +75,35 @@ grep -q "refused --cdf 'nope'" "$TMP/err" || fail "--cdf nope: $(cat "$TMP/err")
 "$EXP" --prepare-only -o "$TMP/x" --load 0.3 incast 2>/dev/null && fail "--load accepted for incast"
 "$EXP" --prepare-only -o "$TMP/x" --gen perftest poisson 2>/dev/null && fail "poisson on perftest accepted"
 
+# INT: on by default for hpcc, with a rate code for a link rate below 1G and
+# hpcc's parameter to match; off for dcqcn; --int/--no-int override
+"$EXP" --prepare-only -o "$TMP/i1" --algo hpcc --rate 50M incast >/dev/null || fail "hpcc incast"
+grep -qx 'int \*:\*' "$TMP/i1/topology.txt" || fail "hpcc: no 'int *:*' in the topology"
+grep -qx 'int_rate_code 11 50M' "$TMP/i1/topology.txt" || fail "hpcc at 50M: no rate code 11"
+grep -qx 'params=b11_mbps=50' "$TMP/i1/meta.env" || fail "hpcc at 50M: $(grep params "$TMP/i1/meta.env")"
+"$EXP" --prepare-only -o "$TMP/i2" --algo hpcc --rate 10G --param b11_mbps=7 incast >/dev/null ||
+	fail "hpcc at 10G"
+grep -q '^int_rate_code' "$TMP/i2/topology.txt" && fail "hpcc at 10G: a rate code for a fixed rate"
+grep -qx 'params=b11_mbps=7' "$TMP/i2/meta.env" || fail "hpcc at 10G: the user's b11_mbps was changed"
+"$EXP" --prepare-only -o "$TMP/i3" --algo dcqcn incast >/dev/null || fail "dcqcn incast"
+grep -q '^int' "$TMP/i3/topology.txt" && fail "dcqcn: INT in the topology without --int"
+"$EXP" --prepare-only -o "$TMP/i4" --algo dcqcn --int incast >/dev/null || fail "dcqcn --int"
+grep -qx 'int \*:\*' "$TMP/i4/topology.txt" || fail "dcqcn --int: no 'int *:*'"
+"$EXP" --prepare-only -o "$TMP/i5" --algo hpcc --no-int incast >/dev/null || fail "hpcc --no-int"
+grep -q '^int' "$TMP/i5/topology.txt" && fail "hpcc --no-int: INT in the topology"
+"$EXP" --prepare-only -o "$TMP/x" --algo hpcc --rate 1500k incast 2>"$TMP/err" && fail "INT at 1500 kbit/s accepted"
+grep -q "not a whole number of Mbit/s" "$TMP/err" || fail "--rate 1500k: $(cat "$TMP/err")"
+
 # scripts/eval: a bad list line is rejected before build/eval is touched
 printf 'ok incast none\nbad incast none -o x\n' >"$TMP/list"
 RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted -o"
 grep -q "list:2: -o is set by scripts/eval" "$TMP/err" || fail "eval: $(cat "$TMP/err")"
+printf 'twice incast dcqcn,hpcc:base_rtt_us=2000,dcqcn\n' >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted an algorithm twice"
+grep -q "list:1: algorithm 'dcqcn' appears twice" "$TMP/err" || fail "eval twice: $(cat "$TMP/err")"
+printf 'bad incast dcqcn,hpcc:base_rtt_us\n' >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted a parameter without a value"
+grep -q "list:1: scripts/experiment rejected the line" "$TMP/err" || fail "eval bad param: $(cat "$TMP/err")"
 
 [ "$failures" = 0 ] || exit 1
 echo "ok"
