@@ -11,8 +11,8 @@
 # switch stamped INT into the data and the senders' algorithms took the
 # stacks the receiver echoed. HPCC's peak queue is its first round: four
 # flows start at line rate with W_init = B x T each, and its windows bound
-# the queue to 4 x W_init (asserted); against DCQCN's peak it is 0.26 to
-# 0.36 here, not a quarter (printed; hpcc.rst, "Figures").
+# the queue to 4 x W_init (asserted); against DCQCN's peak it is 0.23 to
+# 0.64 here, not a quarter (printed; hpcc.rst, "Figures").
 #
 # The link runs at 25 Mbit/s: at 50 the emulated hosts, every packet
 # acknowledged, send in bursts whose queue HPCC takes out of its
