@@ -58,8 +58,7 @@ static bool rxe_cc_int_acked(struct rxe_qp *qp, struct rxe_pkt_info *pkt,
 	struct rxe_cc_inflight *inf = &qp->cc.inflight;
 	struct rxe_bth *bth = (struct rxe_bth *)pkt->hdr;
 	bool stack = rxe_cc_int_pkt(PKT_TO_SKB(pkt)) &&
-		     (pkt->opcode == IB_OPCODE_RC_ACKNOWLEDGE ||
-		      pkt->opcode == IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE);
+		     rxe_cc_int_ack_op(pkt->opcode);
 	s32 d = rxe_cc_psn_diff(pkt->psn, inf->snd_nxt);
 
 	if (!inf->started || d >= 0 || d < -RXE_CC_SENT_SLOTS)

@@ -114,6 +114,14 @@ bool rxe_cc_cnp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
 		      struct rxe_qp *qp);
 void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg);
 bool rxe_cc_int_pkt(const struct sk_buff *skb);
+
+/* The opcodes that carry an INT shim back: ACK (and NAK), atomic ACK */
+static inline bool rxe_cc_int_ack_op(u8 opcode)
+{
+	return opcode == IB_OPCODE_RC_ACKNOWLEDGE ||
+	       opcode == IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE;
+}
+
 u32 rxe_cc_int_tx_bytes(const struct rxe_qp *qp);
 
 /* ---- rxe_cc_qp.c: QP context, hook runner, timer --------------------------- */

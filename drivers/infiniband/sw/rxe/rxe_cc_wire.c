@@ -196,13 +196,6 @@ bool rxe_cc_int_pkt(const struct sk_buff *skb)
 	       udp_hdr(skb)->dest == cpu_to_be16(rxe_cc_int_port);
 }
 
-/* ACK-class opcodes: the responses a responder answers a request with */
-static bool rxe_cc_int_ack_op(u8 opcode)
-{
-	return opcode == IB_OPCODE_RC_ACKNOWLEDGE ||
-	       opcode == IB_OPCODE_RC_ATOMIC_ACKNOWLEDGE;
-}
-
 /*
  * The request the responder is answering: the head of its queue, which it
  * leaves there until it is done with it (recv_task). NULL unless it came
