@@ -53,6 +53,7 @@ struct module;
 #define RXE_CC_WIRE_CNP_RX	BIT(1) /* deliver CNPs (RXE_CC_FB_CNP) */
 #define RXE_CC_WIRE_CNP_TX	BIT(2) /* send what rx_data/rx_timer ask */
 #define RXE_CC_WIRE_INT		BIT(3) /* INT shim, to capable peers only */
+#define RXE_CC_WIRE_TCD		BIT(4) /* TCD marks echoed in BTH byte 4 */
 
 /* Properties of an algorithm, in rxe_cc_ops.flags */
 #define RXE_CC_F_LAZY_TIMER	BIT(0) /* timer_ns may wait for an event */
@@ -206,11 +207,14 @@ struct rxe_cc_ack {
  *	wait for a pause ended
  * @RXE_CC_FB_INT: the INT stack echoed by a response packet, delivered
  *	right after that packet's on_ack
+ * @RXE_CC_FB_TCD: the mark echo (BTH byte 4) of a response packet,
+ *	delivered right after that packet's on_ack (RXE_CC_WIRE_TCD)
  */
 enum rxe_cc_fb_kind {
 	RXE_CC_FB_CNP,
 	RXE_CC_FB_PAUSE,
 	RXE_CC_FB_INT,
+	RXE_CC_FB_TCD,
 };
 
 /**
@@ -285,16 +289,87 @@ struct rxe_cc_fb_int {
 	struct rxe_cc_int_hop hop[RXE_CC_INT_MAX_HOPS];
 };
 
+/*
+ * TCD mark echo (specs/wire.md §7.4 (c), specs/acc.md §3.2): the data
+ * receiver of a QP with RXE_CC_WIRE_TCD echoes the ternary marks of the
+ * data packets an ACK-class packet covers in BTH byte 4 (FECN | BECN |
+ * resv6a), which the ICRC masks. Byte masks:
+ */
+#define RXE_CC_TCD_FECN		0x80	/* never sent, ignored on receive */
+#define RXE_CC_TCD_BECN		0x40	/* CE seen since the previous ACK */
+#define RXE_CC_TCD_CAP		(RXE_CC_BTH_CAP >> 24)	/* rxe-cc peer */
+#define RXE_CC_TCD_CE_CNT	0x1e	/* CE packets covered, 0..15 */
+#define RXE_CC_TCD_CE_CNT_SHIFT	1
+#define RXE_CC_TCD_CE_CNT_MAX	15	/* saturates: 15 or more */
+#define RXE_CC_TCD_UE		0x01	/* ECT(1) seen, no CE */
+
+/**
+ * struct rxe_cc_fb_tcd - the mark echo of a response packet
+ * @psn: the PSN the response packet carried (the one its on_ack got)
+ * @echo: its BTH byte 4, as received (RXE_CC_TCD_*)
+ *
+ * Delivered for every ACK-class packet the completer processed whose PSN
+ * lies inside the send window, right after that packet's on_ack and in
+ * the same lock hold; the algorithm checks the bits.
+ */
+struct rxe_cc_fb_tcd {
+	u32 psn;
+	u8 echo;
+};
+
+/**
+ * struct rxe_cc_tcd_rx - marks of the data packets a receiver has not
+ *	acknowledged yet (the responder's side of RXE_CC_WIRE_TCD)
+ * @ce: CE packets, saturating at RXE_CC_TCD_CE_CNT_MAX
+ * @ue: an ECT(1) packet arrived
+ */
+struct rxe_cc_tcd_rx {
+	u8 ce;
+	u8 ue;
+};
+
+/* a data packet with IP ECN codepoint @ecn arrived (not a duplicate) */
+static inline void rxe_cc_tcd_rx_data(struct rxe_cc_tcd_rx *r, u8 ecn)
+{
+	if (ecn == RXE_CC_ECN_CE) {
+		if (r->ce < RXE_CC_TCD_CE_CNT_MAX)
+			r->ce++;
+	} else if (ecn == RXE_CC_ECN_ECT1) {
+		r->ue = 1;
+	}
+}
+
+/*
+ * The mark bits of BTH byte 4 for the ACK about to be sent, which covers
+ * the packets noted since the previous one; starts a new aggregate. CE
+ * wins over UE. A duplicate's ACK echoes nothing (call it for new ACKs
+ * only).
+ */
+static inline u8 rxe_cc_tcd_echo(struct rxe_cc_tcd_rx *r)
+{
+	u8 echo = 0;
+
+	if (r->ce)
+		echo = RXE_CC_TCD_BECN | r->ce << RXE_CC_TCD_CE_CNT_SHIFT;
+	else if (r->ue)
+		echo = RXE_CC_TCD_UE;
+	r->ce = 0;
+	r->ue = 0;
+	return echo;
+}
+
 /**
  * union rxe_cc_fb - payload of on_feedback, selected by enum rxe_cc_fb_kind
  * @cnp: RXE_CC_FB_CNP
  * @pause: RXE_CC_FB_PAUSE
  * @int_stack: RXE_CC_FB_INT
+ * @tcd: RXE_CC_FB_TCD
  */
 union rxe_cc_fb {
 	struct rxe_cc_fb_cnp cnp;
 	struct rxe_cc_fb_pause pause;
 	struct rxe_cc_fb_int int_stack;
+	struct rxe_cc_fb_tcd tcd;
 };
 
 /**
@@ -375,6 +450,7 @@ struct rxe_cc_np_msg {
 #define RXE_CC_OUT_TIMER	BIT(0) /* @timer_ns is armed */
 #define RXE_CC_OUT_RX_TIMER	BIT(1) /* @rx_timer_ns is armed */
 #define RXE_CC_OUT_SEND_QUIET	BIT(2) /* on_send has nothing to do now */
+#define RXE_CC_OUT_HALT		BIT(3) /* no data packet before @halt_ns */
 
 /* rxe_cc_out.events: set by hooks, read and cleared by the framework */
 #define RXE_CC_EV_RATE_DEC	BIT(0) /* the rate or window was cut */
@@ -382,6 +458,7 @@ struct rxe_cc_np_msg {
 #define RXE_CC_EV_LIMIT		BIT(2) /* a rate limiter was allocated */
 #define RXE_CC_EV_RELEASE	BIT(3) /* the rate limiter was released */
 #define RXE_CC_EV_FB_BAD	BIT(4) /* feedback was malformed, ignored */
+#define RXE_CC_EV_HALT		BIT(5) /* a source halt began or grew */
 
 /**
  * struct rxe_cc_out - per-QP results of the hooks, read by the framework
@@ -392,6 +469,12 @@ struct rxe_cc_np_msg {
  *	RXE_CC_OUT_RX_TIMER)
  * @flags: RXE_CC_OUT_*
  * @events: RXE_CC_EV_*, accumulated until the framework clears them
+ * @halt_ns: with RXE_CC_OUT_HALT, a source halt: the gate holds every data
+ *	packet of the QP (requests, retransmissions, READ responses) while
+ *	the time is before @halt_ns, as it holds a paused priority, and arms
+ *	the QP's timer for @halt_ns; the first packet after the halt starts
+ *	the pacer's schedule afresh (a halt earns no credit). A hook may move
+ *	@halt_ns while the flag is set; the gate reads it at each decision
  */
 struct rxe_cc_out {
 	u64 rate_bps;
@@ -400,6 +483,7 @@ struct rxe_cc_out {
 	u64 rx_timer_ns;
 	u32 flags;
 	u32 events;
+	u64 halt_ns;
 };
 
 struct rxe_cc_ops;
@@ -499,6 +583,8 @@ void rxe_cc_unregister(struct rxe_cc_ops *ops);
 extern struct rxe_cc_ops rxe_cc_fixed_ops;
 extern struct rxe_cc_ops rxe_cc_dcqcn_ops;
 extern struct rxe_cc_ops rxe_cc_hpcc_ops;
+/* not registered yet: the framework's TCD echo and halt are still to come */
+extern struct rxe_cc_ops rxe_cc_acc_ops;
 
 /*
  * Times are u64 ns of one clock per QP. They are compared through their

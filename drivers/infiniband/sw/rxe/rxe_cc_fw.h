@@ -120,12 +120,13 @@ static inline u32 rxe_cc_int_len(const struct rxe_pkt_info *pkt)
 /*
  * UDP destination port of a packet the QP is about to send (its headers
  * built but IP and UDP): the INT port if it has a shim. A QP that uses INT
- * marks its packets with CAP (BTH byte 4, masked by the ICRC).
+ * or TCD echoes marks its packets with CAP (BTH byte 4, masked by the
+ * ICRC); one with TCD echoes puts the marks in its ACK-class packets.
  */
 static inline __be16 rxe_cc_udp_prepare(struct rxe_pkt_info *pkt,
 					struct sk_buff *skb)
 {
-	if (likely(!READ_ONCE(pkt->qp->cc.int_cap)))
+	if (likely(!READ_ONCE(pkt->qp->cc.cap)))
 		return cpu_to_be16(ROCE_V2_UDP_DPORT);
 	return rxe_cc_udp_prepare_slow(pkt, skb);
 }

@@ -52,16 +52,22 @@ static u32 rxe_cc_ack_type(struct rxe_pkt_info *pkt)
  * window, or with more hops than slots, is ignored and counted.
  * Return: true if @fb is for the algorithm.
  */
+static bool rxe_cc_in_window(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	struct rxe_cc_inflight *inf = &qp->cc.inflight;
+	s32 d = rxe_cc_psn_diff(pkt->psn, inf->snd_nxt);
+
+	return inf->started && d < 0 && d >= -RXE_CC_SENT_SLOTS;
+}
+
 static bool rxe_cc_int_acked(struct rxe_qp *qp, struct rxe_pkt_info *pkt,
 			     struct rxe_cc_fb_int *fb)
 {
-	struct rxe_cc_inflight *inf = &qp->cc.inflight;
 	struct rxe_bth *bth = (struct rxe_bth *)pkt->hdr;
 	bool stack = rxe_cc_int_pkt(PKT_TO_SKB(pkt)) &&
 		     rxe_cc_int_ack_op(pkt->opcode);
-	s32 d = rxe_cc_psn_diff(pkt->psn, inf->snd_nxt);
 
-	if (!inf->started || d >= 0 || d < -RXE_CC_SENT_SLOTS)
+	if (!rxe_cc_in_window(qp, pkt))
 		goto bad;
 	if ((bth->qpn & cpu_to_be32(RXE_CC_BTH_CAP)) &&
 	    !READ_ONCE(qp->cc.int_tx))
@@ -85,7 +91,10 @@ bad:
  * acknowledged: its bytes leave the bytes in flight, and an AckReq packet
  * acknowledged by a response to its own PSN gives an RTT sample. Then the
  * algorithm's on_ack sees the packet, and on_feedback the INT stack it
- * echoed, if the algorithm uses INT.
+ * echoed, if the algorithm uses INT, and its TCD mark echo, if the
+ * algorithm takes those (RXE_CC_WIRE_TCD) and the packet acknowledges
+ * (it has an AETH). Feedback of a response outside the send window is
+ * not delivered: a mark on it is counted in cc_tcd_bad.
  */
 void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
@@ -96,9 +105,10 @@ void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		.type = rxe_cc_ack_type(pkt),
 		.psn = pkt->psn,
 	};
-	union rxe_cc_fb fb;
-	bool int_fb = false, int_bad = false;
+	union rxe_cc_fb fb, tfb;
+	bool int_fb = false, int_bad = false, tcd_fb = false, tcd_bad = false;
 	u64 now = ktime_get_ns();
+	u8 marks = 0;
 	u32 ev = 0;
 
 	rxe_cc_inflight_acked(&cc->inflight, qp->comp.psn, pkt->psn, now, &ack);
@@ -108,8 +118,23 @@ void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		return;
 	if (READ_ONCE(cc->int_cap))
 		int_fb = rxe_cc_int_acked(qp, pkt, &fb.int_stack);
-	if (!ops->on_ack && !int_fb)
-		return;
+	/*
+	 * The mark echo of every response that acknowledges (it has an AETH)
+	 * inside the send window; marks on any other are counted and left.
+	 */
+	if (READ_ONCE(cc->tcd) && (pkt->mask & RXE_AETH_MASK)) {
+		marks = pkt->hdr[4] & (RXE_CC_TCD_BECN | RXE_CC_TCD_CE_CNT |
+				       RXE_CC_TCD_UE);
+		if (rxe_cc_in_window(qp, pkt)) {
+			tfb.tcd.psn = pkt->psn;
+			tfb.tcd.echo = pkt->hdr[4];
+			tcd_fb = true;
+		} else {
+			tcd_bad = marks;
+		}
+	}
+	if (!ops->on_ack && !int_fb && !tcd_fb)
+		goto out;
 	spin_lock_bh(&cc->lock);
 	ops = cc->ctx.ops;
 	if (ops && ops->on_ack)
@@ -119,6 +144,12 @@ void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		int_bad = cc->ctx.out.events & RXE_CC_EV_FB_BAD;
 		cc->ctx.out.events &= ~RXE_CC_EV_FB_BAD;
 	}
+	if (ops && tcd_fb && ops->on_feedback) {
+		ops->on_feedback(&cc->ctx, RXE_CC_FB_TCD, &tfb, now);
+		if (cc->ctx.out.events & RXE_CC_EV_FB_BAD)
+			tcd_bad = marks;
+		cc->ctx.out.events &= ~RXE_CC_EV_FB_BAD;
+	}
 	if (ops)
 		ev = rxe_cc_qp_after(qp);
 	spin_unlock_bh(&cc->lock);
@@ -126,7 +157,13 @@ void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		rxe_counter_inc(rxe, int_bad ? RXE_CNT_CC_INT_BAD :
 					       RXE_CNT_CC_INT_RX);
 	rxe_cc_count_events(rxe, ev);
+out:
+	if (tcd_bad)
+		rxe_counter_inc(rxe, RXE_CNT_CC_TCD_BAD);
+	else if (tcd_fb && marks)
+		rxe_counter_inc(rxe, RXE_CNT_CC_TCD_RX);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_acked_slow);
 
 /* ---- the gate --------------------------------------------------------------- */
 
@@ -166,7 +203,10 @@ static bool rxe_cc_gate_open(const struct rxe_qp *qp, u64 now)
 	u32 flags = READ_ONCE(out->flags);
 
 	if (READ_ONCE(cc->paused) || READ_ONCE(cc->ackreq) ||
-	    READ_ONCE(out->window_bytes))
+	    READ_ONCE(out->window_bytes) || READ_ONCE(cc->halted))
+		return false;
+	if ((flags & RXE_CC_OUT_HALT) &&
+	    rxe_cc_before(now, READ_ONCE(out->halt_ns)))
 		return false;
 	if ((flags & RXE_CC_OUT_TIMER) &&
 	    rxe_cc_after_eq(now, READ_ONCE(out->timer_ns)))
@@ -186,10 +226,13 @@ static bool rxe_cc_gate_open(const struct rxe_qp *qp, u64 now)
  *	  before a data packet
  * @now: the time (ktime_get_ns(); the unit tests pass their own)
  *
- * Holds the QP while its priority is paused, until the pacer's next send
- * time, or (requester) while the window is full. A held QP's timer runs
- * its task again when the wait is over. The algorithm's outputs are made
- * fresh first: its deadlines that have passed are served.
+ * Holds the QP while its priority is paused, while its algorithm halts
+ * it (RXE_CC_OUT_HALT, until rxe_cc_out.halt_ns), until the pacer's next
+ * send time, or (requester) while the window is full. A held QP's timer
+ * runs its task again when the wait is over. The algorithm's outputs are
+ * made fresh first: its deadlines that have passed are served. A halt
+ * earns no pacing credit: the first packet after it starts the pacer's
+ * schedule afresh.
  *
  * Return: true if the QP must not send now.
  */
@@ -197,7 +240,7 @@ VISIBLE_IF_KUNIT bool rxe_cc_hold_at(struct rxe_qp *qp, bool resp, u64 now)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	struct rxe_cc_qp *cc = &qp->cc;
-	bool paused = false, paced = false, window_full = false;
+	bool paused = false, halted = false, paced = false, window_full = false;
 	bool send = false, held;
 	const struct rxe_cc_ops *ops;
 	struct rxe_cc_np_msg msg;
@@ -222,20 +265,31 @@ VISIBLE_IF_KUNIT bool rxe_cc_hold_at(struct rxe_qp *qp, bool resp, u64 now)
 		send = rxe_cc_serve_deadlines(qp, now, &msg) &&
 		       (ops->wire & RXE_CC_WIRE_CNP_TX);
 		ev = rxe_cc_qp_after(qp);
+		if ((cc->ctx.out.flags & RXE_CC_OUT_HALT) &&
+		    rxe_cc_before(now, cc->ctx.out.halt_ns)) {
+			halted = true;
+			if (!paused || rxe_cc_before(until, cc->ctx.out.halt_ns))
+				until = cc->ctx.out.halt_ns;
+			WRITE_ONCE(cc->halted, true);
+		} else if (cc->halted) {
+			WRITE_ONCE(cc->pacer_fresh, true);
+			WRITE_ONCE(cc->halted, false);
+		}
 		rxe_cc_pacer_set_rate(&cc->pacer, cc->ctx.out.rate_bps);
-		if (rxe_cc_pacer_hold(&cc->pacer, now)) {
+		if (!halted && rxe_cc_pacer_hold(&cc->pacer, now)) {
 			paced = true;
 			if (!paused || rxe_cc_before(until, cc->pacer.t_next))
 				until = cc->pacer.t_next;
 		}
-		if (!resp && !paused && !paced && cc->ctx.out.window_bytes)
+		if (!resp && !paused && !halted && !paced &&
+		    cc->ctx.out.window_bytes)
 			window_full = rxe_cc_window_full(qp,
 							 cc->ctx.out.window_bytes);
 		else if (!resp && cc->ackreq)
 			WRITE_ONCE(cc->ackreq, false);
 	}
 	WRITE_ONCE(cc->paused, paused);
-	held = paused || paced;
+	held = paused || halted || paced;
 	if (held) {
 		cc->held = true;
 		if (!(cc->tx_wait || cc->resp_wait) ||

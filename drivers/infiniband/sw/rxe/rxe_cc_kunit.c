@@ -1276,12 +1276,59 @@ static void gate_pause_then_pacer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rxe->pfc.waiters, 0);
 }
 
+/* A source halt holds the QP until its end and earns no pacing credit */
+static void gate_halt(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	struct rxe_cc_out *out = &qp->cc.ctx.out;
+	struct kt_tx tx;
+	u64 t0 = KT_T0, end = t0 + 10 * KT_GAP;
+
+	kt_gate_start(test, KT_RATE_KBPS, 0);
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, t0));
+	rxe_cc_sent_at(qp, kt_tx(&tx, 0), t0);
+	/* what a hook of the algorithm does */
+	out->halt_ns = end;
+	out->flags |= RXE_CC_OUT_HALT;
+	/* the pacer would let the packet go; the halt holds it to its end */
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, t0 + KT_GAP));
+	KUNIT_EXPECT_EQ(test, qp->cc.wait_ns, end);
+	KUNIT_EXPECT_TRUE(test, qp->cc.armed);
+	KUNIT_EXPECT_EQ(test, qp->cc.armed_ns, end);
+	KUNIT_EXPECT_TRUE(test, qp->cc.halted);
+	/* READ responses wait too */
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, true, end - 1));
+	KUNIT_EXPECT_TRUE(test, qp->cc.resp_wait);
+	/* a hook moves the end while the flag is set */
+	out->halt_ns = end + KT_GAP;
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, end));
+	end += KT_GAP;
+	/*
+	 * Over: one packet goes, and the next waits a whole gap. Idle for
+	 * as long without a halt, the pacer's credit would let three go.
+	 */
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, end));
+	KUNIT_EXPECT_FALSE(test, qp->cc.halted);
+	rxe_cc_sent_at(qp, kt_tx(&tx, 1), end);
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, end));
+	KUNIT_EXPECT_EQ(test, qp->cc.pacer.t_next, end + KT_GAP);
+	/* the flag left set with its end passed holds nothing */
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, end + KT_GAP));
+	/* a new halt holds again; without the flag nothing holds */
+	out->halt_ns = end + KT_GAP + 1;
+	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, false, end + KT_GAP));
+	out->flags &= ~RXE_CC_OUT_HALT;
+	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, end + KT_GAP));
+}
+
 static struct kunit_case rxe_cc_gate_cases[] = {
 	KUNIT_CASE(gate_paces_at_the_rate),
 	KUNIT_CASE(gate_idle_credit),
 	KUNIT_CASE(gate_rate_change_retimes_gap),
 	KUNIT_CASE(gate_window),
 	KUNIT_CASE(gate_pause_then_pacer),
+	KUNIT_CASE(gate_halt),
 	{}
 };
 
@@ -1509,6 +1556,302 @@ static struct kunit_suite rxe_cc_cnp_suite = {
 	.init = kt_cnp_init,
 	.exit = kt_env_exit,
 	.test_cases = rxe_cc_cnp_cases,
+};
+
+/* ==== suite rxe_cc_tcd: TCD mark echoes (specs/wire.md §7.4 (c)) ============ */
+
+struct kt_tcd_priv {
+	u32 n;		/* echoes delivered */
+	u32 psn;	/* of the last one */
+	u8 echo;
+};
+
+static void kt_tcd_on_feedback(struct rxe_cc_ctx *cc, enum rxe_cc_fb_kind kind,
+			       const union rxe_cc_fb *fb, u64 now)
+{
+	struct kt_tcd_priv *s = cc->priv;
+
+	if (kind != RXE_CC_FB_TCD)
+		return;
+	s->n++;
+	s->psn = fb->tcd.psn;
+	s->echo = fb->tcd.echo;
+}
+
+static void kt_tcd_get_state(const struct rxe_cc_ctx *cc, u64 now, u64 *vals)
+{
+	const struct kt_tcd_priv *s = cc->priv;
+
+	vals[0] = s->n;
+}
+
+static const struct rxe_cc_state_desc kt_tcd_state[] = {
+	{ "echoes", RXE_CC_UNIT_NONE },
+};
+
+static struct rxe_cc_ops kt_tcd_ops = {
+	.name = "kunit_tcd",
+	.wire = RXE_CC_WIRE_TCD,
+	.priv_size = sizeof(struct kt_tcd_priv),
+	.cfg_size = sizeof(struct kt_cfg),
+	.params = kt_params,
+	.n_params = KT_NUM,
+	.state = kt_tcd_state,
+	.n_state = ARRAY_SIZE(kt_tcd_state),
+	.defaults = kt_defaults,
+	.setup = kt_setup,
+	.init = kt_on_timer,
+	.on_timer = kt_on_timer,
+	.on_feedback = kt_tcd_on_feedback,
+	.get_state = kt_tcd_get_state,
+};
+
+static int kt_tcd_suite_init(struct kunit_suite *suite)
+{
+	int err = rxe_cc_register(&kt_ops);
+
+	if (err)
+		return err;
+	err = rxe_cc_register(&kt_tcd_ops);
+	if (err)
+		rxe_cc_unregister(&kt_ops);
+	return err;
+}
+
+static void kt_tcd_suite_exit(struct kunit_suite *suite)
+{
+	rxe_cc_unregister(&kt_tcd_ops);
+	rxe_cc_unregister(&kt_ops);
+}
+
+static int kt_tcd_init(struct kunit *test)
+{
+	const struct rxe_cc_ops *ops;
+	struct kt_env *env;
+
+	kt_env_init(test);
+	env = test->priv;
+	KUNIT_ASSERT_EQ(test, rxe_cc_algo_get(kt_tcd_ops.name, &ops), 0);
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(env->qp, ops, NULL, NULL), 0);
+	rxe_cc_algo_put(ops);
+	return 0;
+}
+
+static struct kt_tcd_priv *kt_tcd_priv(struct rxe_qp *qp)
+{
+	return qp->cc.ctx.priv;
+}
+
+/* A data packet (a WRITE of @psn) with IP ECN codepoint @ecn arrives. */
+static void kt_tcd_rx(struct kunit *test, u32 psn, u8 ecn)
+{
+	struct kt_env *env = test->priv;
+	unsigned int paylen = KT_MTU + RXE_BTH_BYTES + RXE_ICRC_SIZE;
+	struct rxe_pkt_info pkt = {};
+	struct sk_buff *skb;
+	struct iphdr *iph;
+	struct udphdr *udph;
+	u8 *bth;
+
+	skb = alloc_skb(KT_HDRS + paylen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb->protocol = htons(ETH_P_IP);
+	skb_reset_network_header(skb);
+	iph = skb_put_zero(skb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tos = 26 << 2 | ecn;
+	iph->saddr = KT_PEER;
+	iph->daddr = KT_SELF;
+	skb_set_transport_header(skb, sizeof(*iph));
+	udph = skb_put_zero(skb, sizeof(*udph));
+	udph->dest = htons(ROCE_V2_UDP_DPORT);
+	bth = skb_put_zero(skb, paylen);
+	bth[0] = IB_OPCODE_RC_RDMA_WRITE_ONLY;
+	put_unaligned_be32(psn & 0xffffff, bth + 8);
+	pkt.rxe = env->rxe;
+	pkt.qp = env->qp;
+	pkt.hdr = bth;
+	pkt.paylen = paylen;
+	pkt.psn = psn;
+	pkt.opcode = IB_OPCODE_RC_RDMA_WRITE_ONLY;
+	pkt.mask = RXE_REQ_MASK | RXE_PAYLOAD_MASK | RXE_START_MASK |
+		   RXE_END_MASK;
+	rxe_cc_rcv_slow(&pkt, skb);
+	kfree_skb(skb);
+}
+
+/* rxe_opcode[]'s mask of the responses the tests build */
+static u32 kt_resp_mask(u8 opcode)
+{
+	switch (opcode) {
+	case IB_OPCODE_RC_ACKNOWLEDGE:
+		return RXE_AETH_MASK | RXE_START_MASK | RXE_END_MASK;
+	case IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE:
+		return RXE_PAYLOAD_MASK | RXE_MIDDLE_MASK;
+	case IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST:
+		return RXE_AETH_MASK | RXE_PAYLOAD_MASK | RXE_END_MASK;
+	}
+	return 0;
+}
+
+/* BTH byte 4 of a response with @opcode the QP builds now. */
+static u8 kt_tcd_tx(struct kunit *test, u8 opcode)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_pkt_info pkt = {};
+	struct sk_buff *skb;
+	u8 *bth, b4;
+
+	skb = alloc_skb(RXE_BTH_BYTES + RXE_AETH_BYTES, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	bth = skb_put_zero(skb, RXE_BTH_BYTES + RXE_AETH_BYTES);
+	bth[0] = opcode;
+	put_unaligned_be32(KT_QPN, bth + 4);
+	pkt.rxe = env->rxe;
+	pkt.qp = env->qp;
+	pkt.hdr = bth;
+	pkt.opcode = opcode;
+	pkt.mask = kt_resp_mask(opcode);
+	KUNIT_EXPECT_EQ(test, rxe_cc_udp_prepare_slow(&pkt, skb),
+			cpu_to_be16(ROCE_V2_UDP_DPORT));
+	b4 = bth[4];
+	kfree_skb(skb);
+	return b4;
+}
+
+/* The receiver echoes the marks of the data since its previous ACK */
+static void tcd_echo_aggregates(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	const u8 cap = RXE_CC_TCD_CAP;
+	u32 psn;
+
+	/* nothing received: CAP only */
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE), cap);
+	/* UE alone */
+	kt_tcd_rx(test, 0, RXE_CC_ECN_ECT0);
+	kt_tcd_rx(test, 1, RXE_CC_ECN_ECT1);
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE),
+			cap | RXE_CC_TCD_UE);
+	/* and it was taken: the next ACK has none */
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE), cap);
+	/* CE wins over UE, and is counted */
+	kt_tcd_rx(test, 2, RXE_CC_ECN_CE);
+	kt_tcd_rx(test, 3, RXE_CC_ECN_ECT1);
+	kt_tcd_rx(test, 4, RXE_CC_ECN_CE);
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE),
+			cap | RXE_CC_TCD_BECN | 2 << RXE_CC_TCD_CE_CNT_SHIFT);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_ECN_CE_RCVD), 2);
+	/* the count saturates at 15 */
+	env->qp->resp.psn = 5;
+	for (psn = 5; psn < 25; psn++)
+		kt_tcd_rx(test, psn, RXE_CC_ECN_CE);
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE),
+			cap | RXE_CC_TCD_BECN | RXE_CC_TCD_CE_CNT);
+	/* a duplicate (before the responder's PSN) echoes nothing */
+	env->qp->resp.psn = 25;
+	kt_tcd_rx(test, 24, RXE_CC_ECN_CE);
+	kt_tcd_rx(test, 20, RXE_CC_ECN_ECT1);
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE), cap);
+	/* a response without an AETH (READ middle) carries no echo */
+	kt_tcd_rx(test, 25, RXE_CC_ECN_CE);
+	KUNIT_EXPECT_EQ(test,
+			kt_tcd_tx(test, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE),
+			cap);
+	KUNIT_EXPECT_EQ(test,
+			kt_tcd_tx(test, IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST),
+			cap | RXE_CC_TCD_BECN | 1 << RXE_CC_TCD_CE_CNT_SHIFT);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_ECHO_TX), 4);
+
+	/* a QP whose algorithm takes no echoes sends upstream's byte 4 */
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(env->qp, env->ops, NULL, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, env->qp->cc.cap);
+	kt_tcd_rx(test, 26, RXE_CC_ECN_CE);
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(env->qp, NULL, NULL, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, env->qp->cc.tcd);
+}
+
+/* A response from the peer with BTH byte 4 @b4 reaches the completer. */
+static void kt_tcd_acked(struct kunit *test, u32 psn, u8 opcode, u8 b4)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_pkt_info pkt = {};
+	u8 bth[RXE_BTH_BYTES + RXE_AETH_BYTES] = {};
+
+	bth[0] = opcode;
+	bth[4] = b4;
+	put_unaligned_be32(psn & 0xffffff, bth + 8);
+	pkt.rxe = env->rxe;
+	pkt.qp = env->qp;
+	pkt.hdr = bth;
+	pkt.psn = psn;
+	pkt.opcode = opcode;
+	pkt.mask = kt_resp_mask(opcode);
+	rxe_cc_acked_slow(env->qp, &pkt);
+}
+
+/* The completer delivers the echoes of responses inside the send window */
+static void tcd_feedback_in_window(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	struct rxe_qp *qp = env->qp;
+	const u8 ce = RXE_CC_TCD_CAP | RXE_CC_TCD_BECN |
+		      3 << RXE_CC_TCD_CE_CNT_SHIFT;
+	struct kt_tx tx;
+	u32 psn;
+
+	/* before anything was sent, no response is in the window */
+	kt_tcd_acked(test, 0, IB_OPCODE_RC_ACKNOWLEDGE, ce);
+	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 0);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_BAD), 1);
+
+	for (psn = 100; psn < 104; psn++)
+		rxe_cc_sent_at(qp, kt_tx(&tx, psn), KT_T0);
+	/* PSNs 100..103 sent: an echo for 101 is delivered as it came */
+	qp->comp.psn = 102;
+	kt_tcd_acked(test, 101, IB_OPCODE_RC_ACKNOWLEDGE, ce);
+	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 1);
+	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->psn, 101);
+	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->echo, ce);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_RX), 1);
+	/* an ACK without marks is delivered too (the algorithm counts ACKs) */
+	qp->comp.psn = 103;
+	kt_tcd_acked(test, 102, IB_OPCODE_RC_ACKNOWLEDGE, RXE_CC_TCD_CAP);
+	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 2);
+	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->echo, RXE_CC_TCD_CAP);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_RX), 1);
+	/* a PSN not sent yet, or long gone: counted, not delivered */
+	kt_tcd_acked(test, 104, IB_OPCODE_RC_ACKNOWLEDGE, ce);
+	kt_tcd_acked(test, 100 - RXE_CC_SENT_SLOTS - 1,
+		     IB_OPCODE_RC_ACKNOWLEDGE, RXE_CC_TCD_UE);
+	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 2);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_BAD), 3);
+	/* a response without an AETH is not an echo, whatever its bits */
+	kt_tcd_acked(test, 103, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE, ce);
+	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 2);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_BAD), 3);
+	/* a QP whose algorithm takes no echoes counts none */
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(qp, env->ops, NULL, NULL), 0);
+	kt_tcd_acked(test, 104, IB_OPCODE_RC_ACKNOWLEDGE, ce);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_BAD), 3);
+}
+
+static struct kunit_case rxe_cc_tcd_cases[] = {
+	KUNIT_CASE(tcd_echo_aggregates),
+	KUNIT_CASE(tcd_feedback_in_window),
+	{}
+};
+
+static struct kunit_suite rxe_cc_tcd_suite = {
+	.name = "rxe_cc_tcd",
+	.suite_init = kt_tcd_suite_init,
+	.suite_exit = kt_tcd_suite_exit,
+	.init = kt_tcd_init,
+	.exit = kt_env_exit,
+	.test_cases = rxe_cc_tcd_cases,
 };
 
 /* ==== suite rxe_pfc_rcv: received PAUSE frames ============================== */
@@ -1740,7 +2083,7 @@ static struct kunit_suite rxe_pfc_rcv_suite = {
 
 kunit_test_suites(&rxe_cc_registry_suite, &rxe_cc_dev_set_suite,
 		  &rxe_cc_qp_set_suite, &rxe_cc_gate_suite, &rxe_cc_cnp_suite,
-		  &rxe_pfc_rcv_suite);
+		  &rxe_pfc_rcv_suite, &rxe_cc_tcd_suite);
 
 MODULE_DESCRIPTION("KUnit tests of rxe congestion control");
 MODULE_LICENSE("Dual BSD/GPL");

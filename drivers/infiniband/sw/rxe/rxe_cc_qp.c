@@ -319,6 +319,10 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 		WRITE_ONCE(cc->int_tx, false);
 	WRITE_ONCE(cc->int_cap, ops && (ops->wire & RXE_CC_WIRE_INT) &&
 		   rxe_cc_int_port);
+	if (!retune)
+		memset(&cc->tcd_rx, 0, sizeof(cc->tcd_rx));
+	WRITE_ONCE(cc->tcd, ops && (ops->wire & RXE_CC_WIRE_TCD));
+	WRITE_ONCE(cc->cap, cc->int_cap || cc->tcd);
 	/* the gate asks again whether the next packet fills a window */
 	WRITE_ONCE(cc->ackreq, false);
 	if (retune && ops->on_timer)
@@ -391,12 +395,16 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	cc->tx_wait = false;
 	cc->resp_wait = false;
 	cc->paused = false;
+	WRITE_ONCE(cc->halted, false);
 	cc->held = false;
 	WRITE_ONCE(cc->pacer_fresh, false);
 	WRITE_ONCE(cc->ackreq, false);
 	WRITE_ONCE(cc->ack_every, 0);
 	WRITE_ONCE(cc->int_cap, false);
 	WRITE_ONCE(cc->int_tx, false);
+	WRITE_ONCE(cc->tcd, false);
+	WRITE_ONCE(cc->cap, false);
+	memset(&cc->tcd_rx, 0, sizeof(cc->tcd_rx));
 	WRITE_ONCE(cc->ect, false);
 	cc->started = false;
 	cc->last_rate = 0;
@@ -539,16 +547,20 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 	const struct rxe_cc_ops *ops = READ_ONCE(cc->ctx.ops);
 	struct rxe_cc_np_msg msg;
 	struct rxe_cc_rx rx;
-	bool send = false;
+	bool send = false, tcd;
 	u32 ev = 0;
 	u64 now;
 
 	if (!ops || !rxe_cc_is_data(pkt))
 		return;
 	rx.ecn = rxe_cc_skb_ecn(skb);
+	/* a mark to echo: a new packet's CE or ECT(1), not a duplicate's */
+	tcd = READ_ONCE(cc->tcd) &&
+	      (rx.ecn == RXE_CC_ECN_CE || rx.ecn == RXE_CC_ECN_ECT1) &&
+	      rxe_cc_psn_diff(pkt->psn, READ_ONCE(qp->resp.psn)) >= 0;
 	if (rx.ecn == RXE_CC_ECN_CE)
 		rxe_counter_inc(pkt->rxe, RXE_CNT_CC_ECN_CE_RCVD);
-	else if (ops->flags & RXE_CC_F_RX_CE_ONLY)
+	else if ((ops->flags & RXE_CC_F_RX_CE_ONLY) && !tcd)
 		return;
 	rx.bytes = rxe_cc_wire_bytes(qp, pkt->paylen);
 	if (rxe_cc_int_pkt(skb))
@@ -562,6 +574,8 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 	if (ops) {
 		if (rx.ecn == RXE_CC_ECN_CE)
 			cc->stats.ce_rx++;
+		if (tcd && cc->tcd)
+			rxe_cc_tcd_rx_data(&cc->tcd_rx, rx.ecn);
 		if (ops->rx_data)
 			send = ops->rx_data(&cc->ctx, &rx, now, &msg) &&
 			       (ops->wire & RXE_CC_WIRE_CNP_TX);
@@ -573,6 +587,7 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 	if (send)
 		rxe_cc_send_cnp(qp, &msg);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_rcv_slow);
 
 /**
  * rxe_cc_rcv_cnp - a CNP arrived (rxe_rcv, before the QP checks)

@@ -64,6 +64,8 @@ struct rxe_cc_qp_stats {
  * @ackreq: the requester's next packet fills the window: it asks for an
  *	    ACK (send_task only)
  * @paused: the QP's last gate decision found its priority paused
+ * @halted: a gate decision found a source halt (RXE_CC_OUT_HALT) in force;
+ *	the first decision after its end starts the pacer afresh
  * @started: the QP reached RTR (its algorithm was chosen)
  * @ect: data packets carry ECT(0)
  * @cnp_dscp: DSCP of CNPs this QP sends
@@ -72,6 +74,11 @@ struct rxe_cc_qp_stats {
  * @int_cap: the algorithm uses INT (and the device has an INT port): the
  *	QP's packets carry CAP, and it echoes INT shims into its ACKs
  * @int_tx: the peer announced CAP: request packets carry the INT shim
+ * @tcd: the algorithm takes TCD mark echoes (RXE_CC_WIRE_TCD): the QP
+ *	echoes the marks of the data it receives in its ACK-class packets,
+ *	and its completer delivers the echoes it gets (RXE_CC_FB_TCD)
+ * @cap: the QP's packets carry CAP (@int_cap or @tcd)
+ * @tcd_rx: marks of received data not echoed yet
  * @unused_ns: unused pacing credit not yet added to the device counter
  * @last_rate: rate last reported by a tracepoint/event
  * @inflight: request packets in flight
@@ -96,6 +103,7 @@ struct rxe_cc_qp {
 	u64 slack_ns;
 	bool ackreq;
 	bool paused;
+	bool halted;
 	bool started;
 	bool ect;
 	u8 cnp_dscp;
@@ -103,6 +111,9 @@ struct rxe_cc_qp {
 	u32 ack_every;
 	bool int_cap;
 	bool int_tx;
+	bool tcd;
+	bool cap;
+	struct rxe_cc_tcd_rx tcd_rx;
 	u64 unused_ns;
 	u64 last_rate;
 	struct rxe_cc_inflight inflight;

@@ -247,16 +247,37 @@ void rxe_cc_int_put(struct sk_buff *skb, struct rxe_pkt_info *pkt, u32 len)
 	memset(shim, 0, len);
 }
 
+/*
+ * The marks of the data received since the previous ACK-class packet, into
+ * BTH byte 4 of the one about to be sent (specs/wire.md §7.4 (c)).
+ */
+static void rxe_cc_tcd_put(struct rxe_pkt_info *pkt)
+{
+	struct rxe_cc_qp *cc = &pkt->qp->cc;
+	u8 echo;
+
+	spin_lock_bh(&cc->lock);
+	echo = rxe_cc_tcd_echo(&cc->tcd_rx);
+	spin_unlock_bh(&cc->lock);
+	if (!echo)
+		return;
+	pkt->hdr[4] |= echo;
+	rxe_counter_inc(to_rdev(pkt->qp->ibqp.device), RXE_CNT_CC_TCD_ECHO_TX);
+}
+
 __be16 rxe_cc_udp_prepare_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 {
 	struct rxe_bth *bth = (struct rxe_bth *)pkt->hdr;
 
 	bth->qpn |= cpu_to_be32(RXE_CC_BTH_CAP);
+	if ((pkt->mask & RXE_AETH_MASK) && READ_ONCE(pkt->qp->cc.tcd))
+		rxe_cc_tcd_put(pkt);
 	/* rxe_init_packet() put the shim, if any, right before the BTH */
 	if (pkt->hdr != skb->data)
 		return cpu_to_be16(rxe_cc_int_port);
 	return cpu_to_be16(ROCE_V2_UDP_DPORT);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_udp_prepare_slow);
 
 /* rxe_udp_encap_recv(), a packet from the INT port: step over its shim */
 int rxe_cc_int_rcv_slow(struct sk_buff *skb, struct rxe_pkt_info *pkt)
