@@ -31,7 +31,7 @@ static char rxe_cc_default_param[RXE_CC_NAME_MAX] = "none";
 module_param_string(cc_default, rxe_cc_default_param,
 		    sizeof(rxe_cc_default_param), 0444);
 MODULE_PARM_DESC(cc_default,
-		 "congestion control of new rxe devices: none or a built-in algorithm, fixed, dcqcn or hpcc (default none); see net.rdma_rxe.cc_default");
+		 "congestion control of new rxe devices: none or a built-in algorithm, fixed, dcqcn, hpcc or acc (default none); see net.rdma_rxe.cc_default");
 
 /*
  * UDP port of RoCEv2 packets with the INT shim (specs/wire.md §7.4 (a)):
@@ -330,12 +330,15 @@ int rxe_cc_init(void)
 	err = rxe_cc_register(&rxe_cc_hpcc_ops);
 	if (err)
 		goto dcqcn;
+	err = rxe_cc_register(&rxe_cc_acc_ops);
+	if (err)
+		goto hpcc;
 
 	if (rxe_cc_algo_get(rxe_cc_default_param, &ops)) {
-		pr_err("cc_default=%s: unknown algorithm (none, fixed, dcqcn, hpcc)\n",
+		pr_err("cc_default=%s: unknown algorithm (none, fixed, dcqcn, hpcc, acc)\n",
 		       rxe_cc_default_param);
 		err = -EINVAL;
-		goto hpcc;
+		goto acc;
 	}
 	rxe_cc_default_set(ops);
 
@@ -347,6 +350,8 @@ int rxe_cc_init(void)
 	return 0;
 dflt:
 	rxe_cc_default_set(NULL);
+acc:
+	rxe_cc_unregister(&rxe_cc_acc_ops);
 hpcc:
 	rxe_cc_unregister(&rxe_cc_hpcc_ops);
 dcqcn:
@@ -360,6 +365,7 @@ void rxe_cc_exit(void)
 {
 	unregister_sysctl_table(rxe_cc_sysctl_hdr);
 	rxe_cc_default_set(NULL);
+	rxe_cc_unregister(&rxe_cc_acc_ops);
 	rxe_cc_unregister(&rxe_cc_hpcc_ops);
 	rxe_cc_unregister(&rxe_cc_dcqcn_ops);
 	rxe_cc_unregister(&rxe_cc_fixed_ops);

@@ -583,7 +583,7 @@ void rxe_cc_unregister(struct rxe_cc_ops *ops);
 extern struct rxe_cc_ops rxe_cc_fixed_ops;
 extern struct rxe_cc_ops rxe_cc_dcqcn_ops;
 extern struct rxe_cc_ops rxe_cc_hpcc_ops;
-/* not registered yet: the framework's TCD echo and halt are still to come */
+/* not registered yet: no series entry and no Kbuild line (unit tests only) */
 extern struct rxe_cc_ops rxe_cc_acc_ops;
 
 /*

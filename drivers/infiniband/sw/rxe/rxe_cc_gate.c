@@ -368,6 +368,16 @@ VISIBLE_IF_KUNIT void rxe_cc_sent_at(struct rxe_qp *qp,
 		}
 		if (retx)
 			tx.flags |= RXE_CC_TX_RETX;
+		/*
+		 * A retransmission ends INT until a response with CAP comes
+		 * again: should the CAP that started it not have come from
+		 * an INT peer (forged from the peer's address), the requests
+		 * would go to a port nobody listens on, and the QP would
+		 * stall in retries. A real INT peer sets CAP on every
+		 * response, so INT resumes after one round trip.
+		 */
+		if (retx && READ_ONCE(cc->int_tx))
+			WRITE_ONCE(cc->int_tx, false);
 	} else {
 		tx.flags |= RXE_CC_TX_READ_RESP;
 	}

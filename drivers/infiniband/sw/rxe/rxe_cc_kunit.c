@@ -1322,6 +1322,26 @@ static void gate_halt(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rxe_cc_hold_at(qp, false, end + KT_GAP));
 }
 
+/* A retransmission ends INT: a forged CAP cannot keep a QP on a dead port */
+static void gate_retx_ends_int(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	struct kt_tx tx;
+	u64 t0 = KT_T0;
+
+	kt_gate_start(test, 0, 0);
+	WRITE_ONCE(qp->cc.int_tx, true);
+	rxe_cc_sent_at(qp, kt_tx(&tx, 0), t0);
+	rxe_cc_sent_at(qp, kt_tx(&tx, 1), t0);
+	KUNIT_EXPECT_TRUE(test, qp->cc.int_tx);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.retx_pkts, 0);
+	/* go-back-N sends PSN 0 again */
+	rxe_cc_sent_at(qp, kt_tx(&tx, 0), t0 + 1);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.retx_pkts, 1);
+	KUNIT_EXPECT_FALSE(test, qp->cc.int_tx);
+}
+
 static struct kunit_case rxe_cc_gate_cases[] = {
 	KUNIT_CASE(gate_paces_at_the_rate),
 	KUNIT_CASE(gate_idle_credit),
@@ -1329,6 +1349,7 @@ static struct kunit_case rxe_cc_gate_cases[] = {
 	KUNIT_CASE(gate_window),
 	KUNIT_CASE(gate_pause_then_pacer),
 	KUNIT_CASE(gate_halt),
+	KUNIT_CASE(gate_retx_ends_int),
 	{}
 };
 
