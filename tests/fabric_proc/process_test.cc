@@ -634,6 +634,32 @@ TEST(Process, StampsIntAndCountsIt)
 	close(b);
 }
 
+// check shows the TCD (ACC) marking per queue, and refuses TCD and ECN on
+// the same queue with the line of each.
+TEST(Process, CheckShowsTcd)
+{
+	Fabric fab("switch s0 buffer=1MB\n"
+	           "port s0:a rate=100M delay=1us attach=stream:{dir}/a.sock\n"
+	           "port s0:b rate=100M delay=1us attach=stream:{dir}/b.sock\n"
+	           "tcd s0:* prio=3 thr=3KB max_ton=500us\n"
+	           "tcd s0:b prio=4 thr=9000 max_ton=1.5ms\n"
+	           "ecn s0:a prio=4 kmin=1KB kmax=2KB pmax=0.5\n");
+	int st = 0;
+	std::string out = run_cmd(kBin + " check -t " + fab.dir() + "/topo", &st);
+	EXPECT_EQ(st, 0) << out;
+	EXPECT_NE(out.find("  TCD s0: a prio 3 thr=3KB max_ton=500us, b prio 3 thr=3KB "
+	                   "max_ton=500us, b prio 4 thr=9KB max_ton=1.5ms\n"),
+	          std::string::npos)
+		<< out;
+	std::ofstream(fab.dir() + "/topo", std::ios::app)
+		<< "ecn s0:b prio=4 kmin=1KB kmax=2KB pmax=0.5\n";
+	out = run_cmd(kBin + " check -t " + fab.dir() + "/topo 2>&1", &st);
+	EXPECT_EQ(st, 1);
+	EXPECT_NE(out.find("/topo: line 7: ECN on s0:b priority 4: line 5 set TCD marking there"),
+	          std::string::npos)
+		<< out;
+}
+
 TEST(Process, ConfigurationErrorsExit2BeforeStarting)
 {
 	Fabric fab("switch s0 buffer=1MB\n"

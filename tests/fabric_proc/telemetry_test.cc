@@ -293,6 +293,89 @@ TEST(Telemetry, IntCountersOfStampingPorts)
 	EXPECT_EQ(fields(lines(p)[1]), fields(Telemetry::ports_header()));
 }
 
+// A broadcast IPv4/UDP frame of len bytes with the given TOS.
+std::vector<uint8_t> ip_bcast(size_t len, uint8_t tos)
+{
+	std::vector<uint8_t> f(len, 0);
+	for (size_t i = 0; i < 6; i++)
+		f[i] = 0xff;
+	f[6] = 0x02;
+	f[11] = 0x01;
+	f[12] = 0x08;
+	uint8_t *ip = &f[14];
+	ip[0] = 0x45;
+	ip[1] = tos;
+	ip[2] = static_cast<uint8_t>((len - 14) >> 8);
+	ip[3] = static_cast<uint8_t>((len - 14) & 0xff);
+	ip[8] = 64;
+	ip[9] = 17;
+	ip[12] = 10;
+	ip[15] = 1;
+	ip[16] = 10;
+	ip[19] = 2;
+	uint16_t ck = ipv4_header_checksum(ip, 20);
+	ip[10] = static_cast<uint8_t>(ck >> 8);
+	ip[11] = static_cast<uint8_t>(ck & 0xff);
+	ip[22] = 0x12; // UDP to 4791, no BTH: plain UDP
+	ip[23] = 0xb6;
+	ip[25] = static_cast<uint8_t>(len - 34);
+	return f;
+}
+
+// The TCD state and counters are in the summaries of the queues with TCD,
+// and nowhere else; queues.csv keeps its columns.
+TEST(Telemetry, TcdCountersOfTcdQueues)
+{
+	Topology topo =
+		*parse_topology(std::string(kTopo) + "tcd s0:b prio=3 thr=1500 max_ton=100us\n")
+			 .topology;
+	Fabric f{topo};
+	Telemetry t{f, {{"x", "y"}}};
+	// DSCP 26 (priority 3): ECT(0), ECT(0), Not-ECT, ECT(0), ECT(0).  The
+	// first leaves at once; the others leave 3000, 2000, 1000, 0 bytes
+	// behind, one every 8192 ns: NO, CE, Not-ECT, NO, NO.
+	for (int tos : {0x6a, 0x6a, 0x68, 0x6a, 0x6a})
+		f.on_ingress(0, 0, ip_bcast(1000, static_cast<uint8_t>(tos)), 0);
+	f.on_ingress(0, 1, bcast(1000), 0); // to a, priority 0
+	f.poll(1000000);
+	LatenessHistogram lat;
+	std::string flat = t.flat(1000000, lat);
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tx_pkts"), "5");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.ecn_marks"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_state"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_ce"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_ue"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_no"), "3");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_ce_in"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_not_ect"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_to_congestion"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_to_undetermined"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_to_noncongestion"), "1");
+	// CONGESTION from the second departure (8192 ns) to the fourth.
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_congestion_us"), "16");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_undetermined_us"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_noncongestion_us"), "983");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_on_periods"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_max_on_us"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.a.q0.tx_pkts"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.a.q0.tcd_ce"), "<missing>");
+	EXPECT_EQ(flat_value(flat, "s0.a.q0.tcd_state"), "<missing>");
+	std::string json = t.json(1000000, lat);
+	EXPECT_NE(json.find("\"queue_bytes_p99\":0,\"tcd_state\":0,\"tcd_ce\":1,\"tcd_ue\":0,"
+	                    "\"tcd_no\":3,\"tcd_ce_in\":0,\"tcd_not_ect\":1,"
+	                    "\"tcd_to_congestion\":1,\"tcd_to_undetermined\":0,"
+	                    "\"tcd_to_noncongestion\":1,\"tcd_congestion_us\":16,"
+	                    "\"tcd_undetermined_us\":0,\"tcd_noncongestion_us\":983,"
+	                    "\"tcd_on_periods\":0,\"tcd_max_on_us\":0}"),
+	          std::string::npos)
+		<< json;
+	EXPECT_EQ(json.find("\"tcd_"), json.rfind("\"tcd_state\"")) << "one queue has TCD";
+	std::string q;
+	t.sample(1000000, &q, nullptr);
+	for (const std::string &l : lines(q))
+		EXPECT_EQ(fields(l), fields(Telemetry::queues_header())) << l;
+}
+
 TEST(Telemetry, FramesAPortRefusedAreDrops)
 {
 	Bench b;

@@ -119,6 +119,13 @@ std::string validate_port(const PortConfig &p, const IntConfig &ic)
 			return wp + "ECN kmin must be below kmax";
 		if (r.enabled && r.pmax_q16 > kQ16One)
 			return wp + "ECN pmax above 1";
+		const TcdParams &t = p.tcd[static_cast<size_t>(prio)];
+		if (t.enabled && r.enabled)
+			return wp + "both ECN (RED) and TCD marking (one marking mode per queue)";
+		if (t.enabled && (t.threshold == 0 || t.threshold > kMaxBufferBytes))
+			return wp + "TCD threshold must be between 1 byte and 1 TiB";
+		if (t.enabled && t.max_ton_ns > kMaxTcdMaxTonNs)
+			return wp + "TCD max_ton above 10 s";
 		const PfcParams &f = p.pfc[static_cast<size_t>(prio)];
 		if (f.enabled && f.xoff == 0)
 			return wp + "PFC xoff must be positive";

@@ -35,6 +35,14 @@ struct RedParams {
 	MarkPoint point = MarkPoint::kDequeue;
 };
 
+// TCD (ternary congestion detection, ACC's marking: tcd.h) of one egress
+// queue (port, priority).  One marking mode per queue: not with RED.
+struct TcdParams {
+	bool enabled = false;
+	uint64_t threshold = 0; // bytes: q <= threshold is NONCONGESTION (> 0)
+	Time max_ton_ns = 0;    // longest ON period PFC modulation explains
+};
+
 // PFC of one ingress (port, priority).  Lossless when enabled.
 struct PfcParams {
 	bool enabled = false;
@@ -82,6 +90,7 @@ struct PortConfig {
 	uint16_t pause_quanta = 0xffff; // time carried by XOFF frames sent here
 	std::string attach;             // opaque, for the process that moves frames
 	std::array<RedParams, kNumPriorities> red{};
+	std::array<TcdParams, kNumPriorities> tcd{};
 	std::array<PfcParams, kNumPriorities> pfc{};
 	// Stamp INT into the packets leaving this port (its rate needs a
 	// code in the switch's IntConfig::rates).
@@ -141,6 +150,7 @@ inline constexpr uint64_t kMaxBufferBytes = 1ull << 40;
 inline constexpr uint32_t kMaxAlphaQ16 = 64 * kQ16One;
 inline constexpr uint32_t kMinQuantum = 64;
 inline constexpr uint16_t kMaxIntSwitchId = 0xfff;
+inline constexpr Time kMaxTcdMaxTonNs = 10000000000ull; // 10 s
 
 // Whether a port of c stamps INT.
 bool stamps_int(const SwitchConfig &c);

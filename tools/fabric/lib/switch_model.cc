@@ -43,6 +43,8 @@ Switch::Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng)
 	for (const PortConfig &pc : cfg_.ports)
 		ports_.emplace_back(pc, cfg_);
 	features_.push_back(std::make_shared<RedMarker>(cfg_));
+	tcd_ = std::make_shared<TcdMarker>(cfg_);
+	features_.push_back(tcd_);
 	int_ = std::make_shared<IntStamper>(cfg_);
 	features_.push_back(int_);
 }
@@ -65,6 +67,11 @@ const IntCounters &Switch::int_counters(int p) const
 uint8_t Switch::int_rate_code(int p) const
 {
 	return int_->rate_code(p);
+}
+
+TcdStatus Switch::tcd_status(int p, int prio, Time now) const
+{
+	return tcd_->status(p, prio, now);
 }
 
 const PfcParams &Switch::pfc_params(int i, int prio) const
@@ -246,6 +253,7 @@ void Switch::handle_pause(int in, const Packet &pkt, Time now)
 
 void Switch::notify_pause(int p, int prio, bool paused, Time now)
 {
+	tcd_->pause_change(p, prio, paused, port(p).egress.queue_bytes(prio), now);
 	for (auto &f : features_)
 		f->on_pause_change(p, prio, paused, now);
 }

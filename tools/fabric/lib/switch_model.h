@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // One switch of the fabric: ports with egress queues and links, a shared
-// buffer, forwarding, ECN and INT stamping (as features) and PFC, driven by
+// buffer, forwarding, ECN, TCD and INT stamping (as features) and PFC, driven by
 // events with time passed in.
 //
 //   sw.on_ingress(port, frame, now);    a frame fully received at now
@@ -40,6 +40,7 @@
 #include "packet.h"
 #include "rng.h"
 #include "switch_config.h"
+#include "tcd.h"
 
 namespace rxecc::fabric
 {
@@ -99,8 +100,8 @@ public:
 	explicit Switch(const SwitchConfig &cfg, uint64_t seed = 1);
 	Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng);
 
-	// Features run after the built-in RED marker and INT stamper, in
-	// the order added.
+	// Features run after the built-in RED marker, TCD marker and INT
+	// stamper, in the order added.
 	void add_feature(std::shared_ptr<Feature> f);
 
 	// Throws std::out_of_range for a port that does not exist.
@@ -116,6 +117,9 @@ public:
 	// INT stamping of the packets leaving port (int_stamp.h).
 	const IntCounters &int_counters(int port) const;
 	uint8_t int_rate_code(int port) const; // 0: the port does not stamp
+	// TCD marking (tcd.h) of the queue (port, prio); enabled is false
+	// where it is off.
+	TcdStatus tcd_status(int port, int prio, Time now) const;
 	QueueStatus queue_status(int port, int prio, Time now) const;
 	const SharedBuffer &buffer() const { return buffer_; }
 	uint64_t drops(DropReason r) const { return drops_[static_cast<size_t>(r)]; }
@@ -165,6 +169,7 @@ private:
 	std::unique_ptr<Rng> rng_;
 	std::vector<Port> ports_;
 	SharedBuffer buffer_;
+	std::shared_ptr<TcdMarker> tcd_;
 	std::shared_ptr<IntStamper> int_;
 	std::vector<std::shared_ptr<Feature>> features_;
 	std::vector<EmittedFrame> emitted_;

@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -262,6 +263,8 @@ public:
 			mac(w);
 		else if (d == "ecn")
 			ecn(w);
+		else if (d == "tcd")
+			tcd(w);
 		else if (d == "pfc")
 			pfc(w);
 		else if (d == "int")
@@ -272,8 +275,8 @@ public:
 			int_rate_code_directive(w);
 		else
 			fail("unknown directive '" + d +
-			     "' (seed, switch, port, link, route, mac, ecn, pfc, int, int_port, "
-			     "int_rate_code)");
+			     "' (seed, switch, port, link, route, mac, ecn, tcd, pfc, int, "
+			     "int_port, int_rate_code)");
 	}
 
 	// The fabric-wide INT settings, copied into every switch at the end.
@@ -573,10 +576,55 @@ private:
 		}
 		std::vector<int> prios = a.priorities("prio");
 		for (auto [si, pi] : targets(w[1]))
-			for (int prio : prios)
+			for (int prio : prios) {
+				one_marking_mode(si, pi, prio, "ECN", tcd_line, "TCD");
+				ecn_line[{si, pi, prio}] = line_no;
 				topo.switches[static_cast<size_t>(si)]
 					.ports[static_cast<size_t>(pi)]
 					.red[static_cast<size_t>(prio)] = r;
+			}
+	}
+
+	void tcd(const std::vector<std::string> &w)
+	{
+		want_words(w, 2, "tcd TARGET prio=LIST thr=SIZE max_ton=TIME");
+		Attrs a(w, 2, {"prio", "thr", "max_ton"});
+		TcdParams t;
+		t.enabled = true;
+		t.threshold = a.size("thr");
+		if (t.threshold == 0 || t.threshold > kMaxBufferBytes)
+			fail("thr must be between 1 byte and 1 TiB (ACC: 2 MTU)");
+		t.max_ton_ns = a.time("max_ton");
+		if (t.max_ton_ns > kMaxTcdMaxTonNs)
+			fail("max_ton above 10 s");
+		std::vector<int> prios = a.priorities("prio");
+		for (auto [si, pi] : targets(w[1]))
+			for (int prio : prios) {
+				one_marking_mode(si, pi, prio, "TCD", ecn_line, "ECN");
+				tcd_line[{si, pi, prio}] = line_no;
+				topo.switches[static_cast<size_t>(si)]
+					.ports[static_cast<size_t>(pi)]
+					.tcd[static_cast<size_t>(prio)] = t;
+			}
+	}
+
+	// The line that set each marking mode of a (switch, port, priority).
+	using QueueKey = std::tuple<int, int, int>;
+	std::map<QueueKey, int> ecn_line, tcd_line;
+
+	// One marking mode per (port, priority) (specs/wire.md §7.4 (d)):
+	// fails if other_line set the other mode on it.
+	void one_marking_mode(int si, int pi, int prio, const char *mode,
+	                      const std::map<QueueKey, int> &other_line, const char *other) const
+	{
+		auto it = other_line.find({si, pi, prio});
+		if (it == other_line.end())
+			return;
+		const SwitchConfig &s = topo.switches[static_cast<size_t>(si)];
+		fail(std::string(mode) + " on " + s.name + ":" +
+		     s.ports[static_cast<size_t>(pi)].name + " priority " + std::to_string(prio) +
+		     ": line " + std::to_string(it->second) + " set " + other +
+		     " marking there (one marking mode per port and priority)");
 	}
 
 	void pfc(const std::vector<std::string> &w)

@@ -85,6 +85,27 @@ void print_int(const Topology &topo)
 	            lines.c_str());
 }
 
+// The TCD (ACC) marking of the topology, one line per switch with any:
+// each queue's port, priority, threshold and max_Ton.
+void print_tcd(const Topology &topo)
+{
+	for (const SwitchConfig &s : topo.switches) {
+		std::string queues;
+		for (const PortConfig &p : s.ports)
+			for (int prio = 0; prio < kNumPriorities; prio++) {
+				const TcdParams &t = p.tcd[static_cast<size_t>(prio)];
+				if (!t.enabled)
+					continue;
+				queues += std::string(queues.empty() ? " " : ", ") + p.name +
+				          " prio " + std::to_string(prio) +
+				          " thr=" + units::format_size_bytes(t.threshold) +
+				          " max_ton=" + units::format_time_ns(t.max_ton_ns);
+			}
+		if (!queues.empty())
+			std::printf("  TCD %s:%s\n", s.name.c_str(), queues.c_str());
+	}
+}
+
 } // namespace
 
 int cmd_check(const RunOptions &o)
@@ -103,6 +124,7 @@ int cmd_check(const RunOptions &o)
 		for (const auto &p : ports)
 			std::printf("  %s = %s\n", p.name.c_str(), p.spec.text.c_str());
 		print_int(topo);
+		print_tcd(topo);
 	}
 	return 0;
 }

@@ -50,6 +50,26 @@ struct Field {
 	uint64_t value;
 };
 
+std::vector<Field> tcd_fields(const TcdStatus &ts)
+{
+	const TcdCounters &c = ts.counters;
+	auto at = [](const auto &a, TcdState st) { return a[static_cast<size_t>(st)]; };
+	return {{"tcd_state", static_cast<uint64_t>(ts.state)},
+	        {"tcd_ce", c.ce},
+	        {"tcd_ue", c.ue},
+	        {"tcd_no", c.no},
+	        {"tcd_ce_in", c.ce_in},
+	        {"tcd_not_ect", c.not_ect},
+	        {"tcd_to_congestion", at(c.entered, TcdState::kCongestion)},
+	        {"tcd_to_undetermined", at(c.entered, TcdState::kUndetermined)},
+	        {"tcd_to_noncongestion", at(c.entered, TcdState::kNonCongestion)},
+	        {"tcd_congestion_us", at(ts.time_ns, TcdState::kCongestion) / 1000},
+	        {"tcd_undetermined_us", at(ts.time_ns, TcdState::kUndetermined) / 1000},
+	        {"tcd_noncongestion_us", at(ts.time_ns, TcdState::kNonCongestion) / 1000},
+	        {"tcd_on_periods", c.on_periods},
+	        {"tcd_max_on_us", c.max_on_ns / 1000}};
+}
+
 bool queue_live(const QueueStatus &st)
 {
 	const QueueCounters &c = st.counters;
@@ -295,18 +315,27 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 				std::vector<uint64_t> none;
 				const std::vector<uint64_t> &samples =
 					it != active.end() ? it->second : none;
-				e.queue(q, {{"tx_pkts", qc.tx_packets},
-				            {"tx_bytes", qc.tx_bytes},
-				            {"ecn_marks", qc.ecn_marks},
-				            {"xoff_sent", qc.xoff_sent},
-				            {"xon_sent", qc.xon_sent},
-				            {"pause_rx", qc.pause_rx},
-				            {"resume_rx", qc.resume_rx},
-				            {"paused_us", st.paused_ns / 1000},
-				            {"drops", queue_drops(qc)},
-				            {"max_queue_bytes", qc.max_queue_bytes},
-				            {"queue_bytes_p50", percentile(samples, 50)},
-				            {"queue_bytes_p99", percentile(samples, 99)}});
+				std::vector<Field> qf = {
+					{"tx_pkts", qc.tx_packets},
+					{"tx_bytes", qc.tx_bytes},
+					{"ecn_marks", qc.ecn_marks},
+					{"xoff_sent", qc.xoff_sent},
+					{"xon_sent", qc.xon_sent},
+					{"pause_rx", qc.pause_rx},
+					{"resume_rx", qc.resume_rx},
+					{"paused_us", st.paused_ns / 1000},
+					{"drops", queue_drops(qc)},
+					{"max_queue_bytes", qc.max_queue_bytes},
+					{"queue_bytes_p50", percentile(samples, 50)},
+					{"queue_bytes_p99", percentile(samples, 99)}};
+				// Queues with TCD (tcd.h) only, so a fabric without it
+				// reports what it always did.
+				TcdStatus ts = sw.tcd_status(p, q, now);
+				if (ts.enabled) {
+					std::vector<Field> tf = tcd_fields(ts);
+					qf.insert(qf.end(), tf.begin(), tf.end());
+				}
+				e.queue(q, qf);
 			}
 			e.end_port();
 		}

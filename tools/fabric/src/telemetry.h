@@ -13,8 +13,11 @@
 // The summaries also carry the receive counters of the port backends
 // (rx_oversize, rx_csum_fixed, rx_csum_unsupported; 0 for ports without
 // one) and, for ports that stamp INT only, the INT counters (int_rate_code,
-// int_stamped, int_no_space, int_too_short, int_not_data), which ports.csv
-// leaves out to keep its columns.
+// int_stamped, int_no_space, int_too_short, int_not_data), and, for queues
+// with TCD marking only, its state and counters (tcd_state, tcd_ce, tcd_ue,
+// tcd_no, tcd_ce_in, tcd_not_ect, tcd_to_*, tcd_*_us, tcd_on_periods,
+// tcd_max_on_us), which ports.csv and
+// queues.csv leave out to keep their columns.
 #ifndef RXECC_FABRIC_PROC_TELEMETRY_H
 #define RXECC_FABRIC_PROC_TELEMETRY_H
 
