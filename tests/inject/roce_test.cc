@@ -140,6 +140,27 @@ TEST(Roce, WithoutAShimThePacketsAreUnchanged)
 	EXPECT_EQ(build(c), cnp);
 }
 
+// The same ACK with a TCD mark echo in BTH byte 4 (specs/wire.md §7.4
+// (c): CAP | BECN | CE_CNT 1, 0x62, as tcd_valid sends it; or UE): byte 4
+// changes and nothing else, the ICRC least of all (7b 09 c7 73).
+TEST(Roce, ATcdMarkChangesByte4AndNotTheIcrc)
+{
+	auto plain = build(spec_ack());
+	for (std::uint8_t mark :
+	     {std::uint8_t{kBthCap | kTcdBecn | 1 << kTcdCeCntShift},
+	      std::uint8_t{kBthCap | kTcdBecn | kTcdCeCnt}, std::uint8_t{kBthCap | kTcdUe}}) {
+		Packet p = spec_ack();
+		p.fecn_becn = mark;
+		auto d = build(p);
+		auto want = plain;
+		want[32] = mark;
+		EXPECT_EQ(d, want) << unsigned{mark};
+		EXPECT_EQ(stored_icrc(d), 0x73c7097bU);
+	}
+	EXPECT_EQ(kBthCap | kTcdBecn | 1 << kTcdCeCntShift, 0x62);
+	EXPECT_EQ(kBthCap | kTcdBecn | kTcdCeCnt, 0x7e); // CE_CNT 15
+}
+
 TEST(Roce, IntShimEncoding)
 {
 	std::vector<std::uint8_t> want = {0x21, 0x23, 0xBA, 0xBC, 0xDE, 0xF1, 0x23, 0x45, 0x01,

@@ -20,6 +20,13 @@ constexpr std::uint16_t kIntPort = 4792; // rdma_rxe's int_port by default
 constexpr std::uint8_t kOpCnp = 0x81;
 constexpr std::uint8_t kOpAck = 0x11;  // RC ACKNOWLEDGE
 constexpr std::uint8_t kBthCap = 0x20; // BTH byte 4: the rxe-cc CAP bit
+// BTH byte 4 of ACK-class packets of ACC-echo QPs, the TCD mark echo
+// (specs/wire.md §7.4 (c)): BECN (CE seen), CE_CNT (CE packets, 0..15, in
+// bits 4..1) and UE (ECT(1) seen and no CE); ICRC-masked like all of byte 4
+constexpr std::uint8_t kTcdBecn = 0x40;
+constexpr std::uint8_t kTcdCeCnt = 0x1e;
+constexpr unsigned kTcdCeCntShift = 1;
+constexpr std::uint8_t kTcdUe = 0x01;
 constexpr std::size_t kIpBytes = 20;
 constexpr std::size_t kUdpBytes = 8;
 constexpr std::size_t kBthBytes = 12;

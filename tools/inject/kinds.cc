@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "kinds.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace rxecc::inject
+{
+
+const std::vector<std::string> kKinds = {
+	"cnp_non_peer", "cnp_wrong_qpn", "cnp_bad_icrc", "cnp_oversize",  "cnp_truncated",
+	"cnp_garbage",  "ack_non_peer",  "nak_non_peer", "ack_wrong_qpn", "ack_truncated",
+	"ack_bad_icrc", "ack_bad_psn",   "nak_bad_psn"};
+// they are meant for a QP whose algorithm takes INT (HPCC), and their PSNs
+// are taken from psn_base
+const std::vector<std::string> kIntKinds = {"int_hops6",           "int_truncated", "int_code0",
+                                            "int_code_unassigned", "int_wrong_qpn", "int_non_peer",
+                                            "int_bad_icrc",        "int_bad_psn"};
+// they are meant for a QP whose algorithm takes TCD echoes (ACC), and
+// their PSNs are taken from psn_base
+const std::vector<std::string> kTcdKinds = {"tcd_non_peer", "tcd_wrong_qpn", "tcd_bad_icrc",
+                                            "tcd_bad_psn", "tcd_old_psn"};
+
+std::vector<std::string> kind_names()
+{
+	std::vector<std::string> names = kKinds;
+	names.insert(names.end(), kIntKinds.begin(), kIntKinds.end());
+	names.push_back("int_valid");
+	names.push_back("int");
+	names.insert(names.end(), kTcdKinds.begin(), kTcdKinds.end());
+	names.push_back("tcd_valid");
+	names.push_back("tcd");
+	return names;
+}
+
+std::vector<std::string> expand_kinds(const std::vector<std::string> &kinds)
+{
+	std::vector<std::string> ks;
+	auto add = [&ks](const std::string &k) {
+		if (std::find(ks.begin(), ks.end(), k) == ks.end())
+			ks.push_back(k);
+	};
+	for (const auto &k : kinds) {
+		if (k == "int")
+			std::for_each(kIntKinds.begin(), kIntKinds.end(), add);
+		else if (k == "tcd")
+			std::for_each(kTcdKinds.begin(), kTcdKinds.end(), add);
+		else
+			add(k);
+	}
+	return ks;
+}
+
+namespace
+{
+
+// A hop with a rate code of the HPCC defaults (1..13) and random fields.
+IntHop valid_hop(std::mt19937_64 &rng)
+{
+	IntHop h;
+	h.b = static_cast<std::uint8_t>(1 + rng() % 13);
+	h.ts = static_cast<std::uint32_t>(rng() & 0xffffff);
+	h.tx_bytes = static_cast<std::uint32_t>(rng() & 0xfffff);
+	h.qlen = static_cast<std::uint16_t>(rng());
+	return h;
+}
+
+// The INT ACK of kind `k` (an int_* kind), built on `p`; for int_truncated
+// also how many bytes of its UDP payload to keep (`truncate`).
+Packet make_int(const std::string &k, std::mt19937_64 &rng, const Target &t, Packet p,
+                std::size_t &truncate)
+{
+	p.dport = t.int_port;
+	p.opcode = kOpAck;
+	p.fecn_becn = kBthCap; // as the peer's rxe-cc sends it
+	p.psn = (t.psn_base - 1) & 0xffffff;
+	std::uint32_t msn = static_cast<std::uint32_t>(rng() & 0xffffff);
+	p.body = {0, static_cast<std::uint8_t>(msn >> 16), static_cast<std::uint8_t>(msn >> 8),
+	          static_cast<std::uint8_t>(msn)};
+	auto path_id = static_cast<std::uint16_t>(rng() & 0xfff);
+	std::vector<IntHop> hops = {valid_hop(rng)};
+	unsigned n_hop = 1;
+	if (k == "int_hops6") {
+		n_hop = static_cast<unsigned>(6 + rng() % 10);
+		hops.clear();
+		for (std::size_t i = 0; i < kIntMaxHops; i++) {
+			std::uint64_t v = rng();
+			hops.push_back({static_cast<std::uint8_t>(v >> 60),
+			                static_cast<std::uint32_t>(v >> 36),
+			                static_cast<std::uint32_t>(v >> 16),
+			                static_cast<std::uint16_t>(v)});
+		}
+	} else if (k == "int_truncated") {
+		// shorter than the shim and a BTH
+		truncate = rng() % (kIntShimBytes + kBthBytes);
+	} else if (k == "int_code0" || k == "int_code_unassigned") {
+		n_hop = static_cast<unsigned>(1 + rng() % kIntMaxHops);
+		hops.clear();
+		for (unsigned i = 0; i < n_hop; i++)
+			hops.push_back(valid_hop(rng));
+		hops[rng() % n_hop].b =
+			k == "int_code0" ? 0 : static_cast<std::uint8_t>(14 + rng() % 2);
+	} else if (k == "int_wrong_qpn") {
+		p.dest_qp = static_cast<std::uint32_t>(0x800000 + rng() % 0x7fffff);
+	} else if (k == "int_non_peer") {
+		p.saddr = t.spoof;
+	} else if (k == "int_bad_icrc") {
+		p.icrc_valid = false;
+	} else if (k == "int_bad_psn") {
+		p.psn = static_cast<std::uint32_t>(t.psn_base + 0x400000 + rng() % 0x400000) &
+		        0xffffff;
+	} else if (k == "int_valid") {
+		hops[0].b = 11;
+		hops[0].qlen = 0;
+		path_id = t.valid_path_id;
+	}
+	p.shim = int_shim(n_hop, path_id, hops);
+	return p;
+}
+
+// A TCD mark echo as an rxe-cc peer's ACK carries it: CAP, and BECN
+// with a CE count of 1..15 or UE, at random.
+std::uint8_t tcd_mark(std::mt19937_64 &rng)
+{
+	if (rng() % 2 == 0)
+		return kBthCap | kTcdUe;
+	auto ce_cnt = static_cast<unsigned>(1 + rng() % 15);
+	return static_cast<std::uint8_t>(kBthCap | kTcdBecn | ce_cnt << kTcdCeCntShift);
+}
+
+// The TCD echo ACK of kind `k` (a tcd_* kind), built on `p`: an ACK
+// (syndrome 0, a random MSN) to UDP 4791 with a mark in BTH byte 4, for
+// the PSN in the window (psn_base - 1) unless the kind says otherwise.
+Packet make_tcd(const std::string &k, std::mt19937_64 &rng, const Target &t, Packet p)
+{
+	p.opcode = kOpAck;
+	p.fecn_becn = tcd_mark(rng);
+	p.psn = (t.psn_base - 1) & 0xffffff;
+	auto msn = static_cast<std::uint32_t>(rng() & 0xffffff);
+	p.body = {0, static_cast<std::uint8_t>(msn >> 16), static_cast<std::uint8_t>(msn >> 8),
+	          static_cast<std::uint8_t>(msn)};
+	if (k == "tcd_non_peer") {
+		p.saddr = t.spoof;
+	} else if (k == "tcd_wrong_qpn") {
+		p.dest_qp = static_cast<std::uint32_t>(0x800000 + rng() % 0x7fffff);
+	} else if (k == "tcd_bad_icrc") {
+		p.icrc_valid = false;
+	} else if (k == "tcd_bad_psn") {
+		// ahead of anything the QP has sent
+		p.psn = static_cast<std::uint32_t>(t.psn_base + 0x400000 + rng() % 0x400000) &
+		        0xffffff;
+	} else if (k == "tcd_old_psn") {
+		// far behind the window (its 256 PSNs before psn_base)
+		p.psn = static_cast<std::uint32_t>(t.psn_base - 0x400000 - rng() % 0x400000) &
+		        0xffffff;
+	} else if (k == "tcd_valid") {
+		// the control: CE on one packet, as the peer's rxe-cc echoes it
+		p.fecn_becn = static_cast<std::uint8_t>(kBthCap | kTcdBecn | 1U << kTcdCeCntShift);
+	}
+	return p;
+}
+
+} // namespace
+
+std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const Target &t,
+                               bool &reach)
+{
+	Packet p;
+	p.saddr = t.peer;
+	p.daddr = t.dst;
+	p.dest_qp = t.qpn;
+	p.sport = static_cast<std::uint16_t>(49152 + rng() % 16384);
+	p.ip_id = static_cast<std::uint16_t>(1 + rng() % 65535);
+	p.body.assign(kCnpBodyBytes, 0);
+	reach = true;
+	if (k.compare(0, 4, "int_") == 0) {
+		reach = false;
+		std::size_t truncate = SIZE_MAX;
+		auto d = build(make_int(k, rng, t, p, truncate));
+		return truncate == SIZE_MAX ? d : truncate_udp(d, truncate);
+	}
+	if (k.compare(0, 4, "tcd_") == 0) {
+		reach = false;
+		return build(make_tcd(k, rng, t, p));
+	}
+	auto other_qpn = [&] { return static_cast<std::uint32_t>(0x800000 + rng() % 0x7fffff); };
+	auto ack = [&](std::uint8_t syndrome) {
+		p.opcode = kOpAck;
+		p.fecn_becn = 0;
+		p.psn = static_cast<std::uint32_t>(rng() & 0xffffff);
+		std::uint32_t msn = static_cast<std::uint32_t>(rng() & 0xffffff);
+		p.body = {syndrome, static_cast<std::uint8_t>(msn >> 16),
+		          static_cast<std::uint8_t>(msn >> 8), static_cast<std::uint8_t>(msn)};
+		reach = false;
+	};
+	if (k == "cnp_non_peer") {
+		p.saddr = t.spoof;
+	} else if (k == "cnp_wrong_qpn") {
+		p.dest_qp = other_qpn();
+	} else if (k == "cnp_bad_icrc") {
+		p.icrc_valid = false;
+	} else if (k == "cnp_oversize") {
+		p.body.resize(kCnpBodyBytes + 4 * (1 + rng() % 64),
+		              static_cast<std::uint8_t>(rng()));
+	} else if (k == "cnp_truncated") {
+		p.body.resize(rng() % kCnpBodyBytes);
+		reach = false;
+	} else if (k == "cnp_garbage") {
+		// from a non-peer, every field random but the opcode and DestQP
+		p.saddr = t.spoof;
+		p.bth_flags = static_cast<std::uint8_t>(rng());
+		p.pkey = static_cast<std::uint16_t>(rng());
+		p.fecn_becn = static_cast<std::uint8_t>(rng());
+		p.ackreq = static_cast<std::uint8_t>(rng());
+		p.psn = static_cast<std::uint32_t>(rng() & 0xffffff);
+		p.body.resize(rng() % 48);
+		for (auto &b : p.body)
+			b = static_cast<std::uint8_t>(rng());
+		p.icrc_valid = rng() % 2;
+		std::size_t pad = (p.bth_flags >> 4) & 3;
+		reach = kBthBytes + p.body.size() >= kBthBytes + kCnpBodyBytes + pad;
+	} else if (k == "ack_non_peer") {
+		ack(0);
+		p.saddr = t.spoof;
+	} else if (k == "nak_non_peer") {
+		ack(static_cast<std::uint8_t>(
+			0x60 + rng() % 4)); // NAK: PSN seq, invalid, access, operation
+		p.saddr = t.spoof;
+	} else if (k == "ack_wrong_qpn") {
+		ack(0);
+		p.dest_qp = other_qpn();
+	} else if (k == "ack_truncated") {
+		ack(0);
+		p.body.resize(rng() % 4);
+	} else if (k == "ack_bad_icrc") {
+		ack(static_cast<std::uint8_t>(0x60 + rng() % 4));
+		p.icrc_valid = false;
+	} else if (k == "ack_bad_psn") {
+		// from the peer to the QP, a PSN the QP has not sent (nearly
+		// every random one: its window is a few hundred PSNs of 2^24)
+		ack(0);
+	} else if (k == "nak_bad_psn") {
+		// the same with a NAK: a PSN sequence error would make the
+		// requester go back to that PSN
+		ack(static_cast<std::uint8_t>(0x60 + rng() % 4));
+	} else if (k == "ack_psn") {
+		// a well-formed ACK from the peer for the PSN of --ack-psn
+		ack(0);
+		p.psn = t.ack_psn;
+	} else if (k == "cnp_valid") {
+		// the control: a CNP exactly as the peer would send it
+	}
+	return build(p);
+}
+
+} // namespace rxecc::inject
