@@ -1042,6 +1042,60 @@ TEST(AccMarks, ReceiverEcho)
 	EXPECT_EQ(RXE_CC_TCD_UE, 0x01);
 }
 
+// The responder keeps marks by PSN: a response takes those of the PSNs it
+// acknowledges, so a packet noted before the response to an earlier one
+// waits for its own, and a duplicate's response takes none.
+TEST(AccMarks, ReceiverMarksByPsn)
+{
+	const uint8_t ce1 = RXE_CC_TCD_BECN | 1 << RXE_CC_TCD_CE_CNT_SHIFT;
+	const uint8_t ce2 = RXE_CC_TCD_BECN | 2 << RXE_CC_TCD_CE_CNT_SHIFT;
+	rxe_cc_tcd_marks m{};
+
+	rxe_cc_tcd_note(&m, 10, RXE_CC_ECN_CE);
+	rxe_cc_tcd_note(&m, 11, RXE_CC_ECN_ECT0); // not a mark
+	rxe_cc_tcd_note(&m, 12, RXE_CC_ECN_ECT1);
+	rxe_cc_tcd_note(&m, 13, RXE_CC_ECN_CE);
+	// the first response looks back half the span
+	EXPECT_EQ(rxe_cc_tcd_take(&m, 10), ce1);
+	EXPECT_EQ(rxe_cc_tcd_take(&m, 10), 0); // the duplicate's response
+	EXPECT_EQ(rxe_cc_tcd_take(&m, 9), 0);  // an older one
+	EXPECT_EQ(rxe_cc_tcd_take(&m, 11), 0);
+	EXPECT_EQ(rxe_cc_tcd_take(&m, 12), RXE_CC_TCD_UE);
+	EXPECT_EQ(rxe_cc_tcd_take(&m, 13), ce1);
+	// a coalesced response: CE of two packets and UE of a third
+	rxe_cc_tcd_note(&m, 14, RXE_CC_ECN_CE);
+	rxe_cc_tcd_note(&m, 15, RXE_CC_ECN_ECT1);
+	rxe_cc_tcd_note(&m, 16, RXE_CC_ECN_CE);
+	EXPECT_EQ(rxe_cc_tcd_take(&m, 16), ce2);
+	// 100 marked packets ahead of the responder: each response takes its own
+	for (uint32_t psn = 17; psn < 117; psn++)
+		rxe_cc_tcd_note(&m, psn, RXE_CC_ECN_CE);
+	for (uint32_t psn = 17; psn < 117; psn++)
+		EXPECT_EQ(rxe_cc_tcd_take(&m, psn), ce1) << psn;
+	EXPECT_EQ(rxe_cc_tcd_take(&m, 117), 0);
+	// a count of more than 15 saturates
+	for (uint32_t psn = 118; psn < 138; psn++)
+		rxe_cc_tcd_note(&m, psn, RXE_CC_ECN_CE);
+	EXPECT_EQ(rxe_cc_tcd_take(&m, 137), RXE_CC_TCD_BECN | RXE_CC_TCD_CE_CNT);
+	// across the wrap of the 24-bit PSN
+	rxe_cc_tcd_marks w{};
+	EXPECT_EQ(rxe_cc_tcd_take(&w, 0xfffffd), 0);
+	rxe_cc_tcd_note(&w, 0xfffffe, RXE_CC_ECN_CE);
+	rxe_cc_tcd_note(&w, 0xffffff, RXE_CC_ECN_CE);
+	rxe_cc_tcd_note(&w, 0, RXE_CC_ECN_CE);
+	rxe_cc_tcd_note(&w, 1, RXE_CC_ECN_ECT1);
+	EXPECT_EQ(rxe_cc_tcd_take(&w, 0xffffff), ce2);
+	EXPECT_EQ(rxe_cc_tcd_take(&w, 0x1000000), ce1); // PSN 0
+	EXPECT_EQ(rxe_cc_tcd_take(&w, 1), RXE_CC_TCD_UE);
+	// a jump of more than half the span (more than the requester may have
+	// unacknowledged) takes every mark kept
+	rxe_cc_tcd_note(&w, 2, RXE_CC_ECN_CE);
+	rxe_cc_tcd_note(&w, 600, RXE_CC_ECN_CE);
+	rxe_cc_tcd_note(&w, 300, RXE_CC_ECN_ECT1);
+	EXPECT_EQ(rxe_cc_tcd_take(&w, 600), ce2);
+	EXPECT_EQ(rxe_cc_tcd_take(&w, 900), 0);
+}
+
 // ---- send side, wraps, timers -------------------------------------------------------
 
 TEST(AccSend, RetransmissionsAndReadResponsesAreNotNewData)

@@ -4,7 +4,7 @@
 # them); this script runs in both, the role naming its side:
 #
 #   cc     loads the patched rdma_rxe and runs each step's algorithm on its
-#          device (none, dcqcn, hpcc), 10.78.0.1
+#          device (none, dcqcn, hpcc, acc), 10.78.0.1
 #   stock  loads the test kernel's own, unpatched rdma_rxe, 10.78.0.2
 #
 # Both walk the same list of steps: unmodified perftest moves a
@@ -18,10 +18,13 @@
 #     count, which would grow with every packet to a port without a socket);
 #   - an HPCC QP whose peer never answers with CAP does not send with INT
 #     (cc_int_tx 0), says that it has no INT feedback (int_active 0), and
-#     echoes no shim;
-#   - the only mark an HPCC QP leaves on upstream's packets is CAP, a bit of
-#     BTH byte 4 (resv6a) that the ICRC masks and receivers ignore: every
-#     packet of an HPCC step carries it, no packet of another step does.
+#     echoes no shim; an ACC QP takes no mark echo and knows its peer does
+#     not echo (peer_cap 0);
+#   - the only mark an HPCC or ACC QP leaves on upstream's packets is CAP,
+#     a bit of BTH byte 4 (resv6a) that the ICRC masks and receivers
+#     ignore: every packet of such a step carries it, no packet of another
+#     step does (an ACC receiver has no marks to echo here: nothing on the
+#     segment marks ECN).
 #
 #   interop_stock.sh cc|stock
 . "$(dirname "$0")/../lib.sh"
@@ -46,6 +49,8 @@ STEPS=(
 	"hpcc write a2b"
 	"hpcc read a2b"
 	"hpcc write b2a"
+	"acc write a2b"
+	"acc write b2a"
 )
 
 dmesg_mark
@@ -123,7 +128,7 @@ for step in "${STEPS[@]}"; do
 	if [ "$role" = cc ]; then
 		rxecc dev set rxe0 algo "$algo" line_rate 100M >/dev/null || die "$algo on rxe0"
 		req0=$(hw_counter rxe0 cc_int_req_tx) ack0=$(hw_counter rxe0 cc_int_ack_tx)
-		bad0=$(hw_counter rxe0 cc_int_bad)
+		bad0=$(hw_counter rxe0 cc_int_bad) tcd0=$(hw_counter rxe0 cc_tcd_rx)
 	fi
 	# the patched side is the requester of a2b; READ moves data the
 	# other way from WRITE
@@ -140,6 +145,18 @@ for step in "${STEPS[@]}"; do
 	n0=$(udp_noports)
 	perftest "$tag" "$side" "$verb" "$port" &
 	pid=$!
+	if [ "$role" = cc ] && [ "$algo" = acc ] && [ "$dir" = a2b ]; then
+		# the QP's state once ACKs have come and periods have passed
+		wait_until 60 eval '[ -n "$(cc_qpn)" ]'
+		q=$(cc_qpn)
+		if [ -n "$q" ] &&
+			wait_until 60 eval '[ "$(qp_field rxe0 "$q" periods)" -gt 2 ] 2>/dev/null'; then
+			check "$tag: the ACC QP saw no CAP from its peer (peer_cap 0)" \
+				test "$(qp_field rxe0 "$q" peer_cap)" = 0
+		else
+			fail "$tag: no RC QP on rxe0 through 3 ACC periods"
+		fi
+	fi
 	if [ "$role" = cc ] && [ "$algo" = hpcc ] && [ "$dir" = a2b ]; then
 		# the QP's state while it sends
 		wait_until 60 eval '[ -n "$(cc_qpn)" ]'
@@ -167,8 +184,8 @@ for step in "${STEPS[@]}"; do
 		check "$tag: nothing reached the INT port" test "$(tc_pkts 3)" = "$i0"
 		check "$tag: no packet went to a UDP port without a socket" test "$(udp_noports)" = "$n0"
 		check "$tag: RoCEv2 packets came in beside MADs" test $((roce - gsi)) -gt 0
-		if [ "$algo" = hpcc ]; then
-			check "$tag: every packet of the HPCC QP carried CAP" test "$cap" = $((roce - gsi))
+		if [ "$algo" = hpcc ] || [ "$algo" = acc ]; then
+			check "$tag: every packet of the $algo QP carried CAP" test "$cap" = $((roce - gsi))
 		else
 			check "$tag: no packet of a $algo QP carried CAP" test "$cap" = 0
 		fi
@@ -180,6 +197,7 @@ for step in "${STEPS[@]}"; do
 		check "$tag: no ACK left with an INT shim" \
 			test "$(hw_counter rxe0 cc_int_ack_tx)" = "$ack0"
 		check "$tag: no INT stack was counted bad" test "$(hw_counter rxe0 cc_int_bad)" = "$bad0"
+		check "$tag: no mark echo was taken" test "$(hw_counter rxe0 cc_tcd_rx)" = "$tcd0"
 	fi
 done
 

@@ -615,6 +615,84 @@ static inline s32 rxe_cc_psn_diff(u32 a, u32 b)
 	return (s32)((a - b) << 8) / 256;
 }
 
+/* PSNs a receiver keeps marks for: twice the requester's PSN window */
+#define RXE_CC_TCD_SPAN		256
+#define RXE_CC_TCD_WORDS	(RXE_CC_TCD_SPAN / 64)
+
+/**
+ * struct rxe_cc_tcd_marks - marks of received data by PSN, until the
+ *	response that acknowledges them (the responder's side of
+ *	RXE_CC_WIRE_TCD)
+ * @ce: CE packets, one bit per PSN modulo RXE_CC_TCD_SPAN
+ * @ue: ECT(1) packets, likewise
+ * @last: the PSN of the last response that took marks
+ * @started: @last is set
+ *
+ * A packet is noted as it arrives, which may be long before the responder
+ * answers the packets before it: a response takes the marks of the PSNs
+ * after the previous one's up to its own only, so an echo never counts
+ * more marked packets than the response acknowledges, and the response to
+ * a duplicate takes none. The requester never has more than half the span
+ * unacknowledged, so the bits of PSNs still to come and of PSNs taken never
+ * meet.
+ */
+struct rxe_cc_tcd_marks {
+	u64 ce[RXE_CC_TCD_WORDS];
+	u64 ue[RXE_CC_TCD_WORDS];
+	u32 last;
+	bool started;
+};
+
+/* a new data packet @psn arrived with IP ECN codepoint @ecn */
+static inline void rxe_cc_tcd_note(struct rxe_cc_tcd_marks *m, u32 psn,
+				   u8 ecn)
+{
+	u32 i = psn % RXE_CC_TCD_SPAN;
+
+	if (ecn == RXE_CC_ECN_CE)
+		m->ce[i / 64] |= 1ULL << (i % 64);
+	else if (ecn == RXE_CC_ECN_ECT1)
+		m->ue[i / 64] |= 1ULL << (i % 64);
+}
+
+/*
+ * The mark bits of BTH byte 4 for a response to PSN @psn: the marks of the
+ * PSNs it acknowledges (after the previous response's, up to its own; the
+ * first one looks back half the span, and one more than half the span
+ * ahead of the previous takes every mark kept).
+ */
+static inline u8 rxe_cc_tcd_take(struct rxe_cc_tcd_marks *m, u32 psn)
+{
+	struct rxe_cc_tcd_rx r = {};
+	s32 d = RXE_CC_TCD_SPAN / 2;
+	u32 i, w;
+	u64 b;
+
+	psn &= 0xffffff;
+	if (m->started) {
+		d = rxe_cc_psn_diff(psn, m->last);
+		if (d <= 0)
+			return 0;
+		/* more than the requester's window: every mark kept is older */
+		if (d > RXE_CC_TCD_SPAN / 2)
+			d = RXE_CC_TCD_SPAN;
+	}
+	for (; d > 0; d--) {
+		i = (psn - d + 1) % RXE_CC_TCD_SPAN;
+		w = i / 64;
+		b = 1ULL << (i % 64);
+		if (m->ce[w] & b)
+			rxe_cc_tcd_rx_data(&r, RXE_CC_ECN_CE);
+		else if (m->ue[w] & b)
+			rxe_cc_tcd_rx_data(&r, RXE_CC_ECN_ECT1);
+		m->ce[w] &= ~b;
+		m->ue[w] &= ~b;
+	}
+	m->last = psn;
+	m->started = true;
+	return rxe_cc_tcd_echo(&r);
+}
+
 /**
  * struct rxe_cc_pacer - when a paced QP may send its next data packet
  * @t_base: when the gap after the last packet started

@@ -119,10 +119,12 @@ void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	if (READ_ONCE(cc->int_cap))
 		int_fb = rxe_cc_int_acked(qp, pkt, &fb.int_stack);
 	/*
-	 * The mark echo of every response that acknowledges (it has an AETH)
-	 * inside the send window; marks on any other are counted and left.
+	 * The mark echo of every response that acknowledges (an AETH with an
+	 * ACK syndrome) inside the send window; marks on any other are
+	 * counted and left. A NAK carries no echo.
 	 */
-	if (READ_ONCE(cc->tcd) && (pkt->mask & RXE_AETH_MASK)) {
+	if (READ_ONCE(cc->tcd) && (pkt->mask & RXE_AETH_MASK) &&
+	    (aeth_syn(pkt) & AETH_TYPE_MASK) == AETH_ACK) {
 		marks = pkt->hdr[4] & (RXE_CC_TCD_BECN | RXE_CC_TCD_CE_CNT |
 				       RXE_CC_TCD_UE);
 		if (rxe_cc_in_window(qp, pkt)) {

@@ -1716,8 +1716,8 @@ static u32 kt_resp_mask(u8 opcode)
 	return 0;
 }
 
-/* BTH byte 4 of a response with @opcode the QP builds now. */
-static u8 kt_tcd_tx(struct kunit *test, u8 opcode)
+/* BTH byte 4 of the response to PSN @psn with @opcode the QP builds now. */
+static u8 kt_tcd_tx(struct kunit *test, u8 opcode, u32 psn)
 {
 	struct kt_env *env = test->priv;
 	struct rxe_pkt_info pkt = {};
@@ -1729,9 +1729,11 @@ static u8 kt_tcd_tx(struct kunit *test, u8 opcode)
 	bth = skb_put_zero(skb, RXE_BTH_BYTES + RXE_AETH_BYTES);
 	bth[0] = opcode;
 	put_unaligned_be32(KT_QPN, bth + 4);
+	put_unaligned_be32(psn & 0xffffff, bth + 8);
 	pkt.rxe = env->rxe;
 	pkt.qp = env->qp;
 	pkt.hdr = bth;
+	pkt.psn = psn;
 	pkt.opcode = opcode;
 	pkt.mask = kt_resp_mask(opcode);
 	KUNIT_EXPECT_EQ(test, rxe_cc_udp_prepare_slow(&pkt, skb),
@@ -1741,7 +1743,11 @@ static u8 kt_tcd_tx(struct kunit *test, u8 opcode)
 	return b4;
 }
 
-/* The receiver echoes the marks of the data since its previous ACK */
+#define KT_ACK		IB_OPCODE_RC_ACKNOWLEDGE
+#define KT_CE(n)	(RXE_CC_TCD_CAP | RXE_CC_TCD_BECN | \
+			 (n) << RXE_CC_TCD_CE_CNT_SHIFT)
+
+/* The receiver echoes the marks of the data a response acknowledges */
 static void tcd_echo_aggregates(struct kunit *test)
 {
 	struct kt_env *env = test->priv;
@@ -1750,46 +1756,52 @@ static void tcd_echo_aggregates(struct kunit *test)
 	u32 psn;
 
 	/* nothing received: CAP only */
-	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE), cap);
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, KT_ACK, 0), cap);
 	/* UE alone */
 	kt_tcd_rx(test, 0, RXE_CC_ECN_ECT0);
 	kt_tcd_rx(test, 1, RXE_CC_ECN_ECT1);
-	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE),
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, KT_ACK, 1),
 			cap | RXE_CC_TCD_UE);
-	/* and it was taken: the next ACK has none */
-	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE), cap);
+	/* taken: a second response to PSN 1 (a duplicate's) has none */
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, KT_ACK, 1), cap);
 	/* CE wins over UE, and is counted */
 	kt_tcd_rx(test, 2, RXE_CC_ECN_CE);
 	kt_tcd_rx(test, 3, RXE_CC_ECN_ECT1);
 	kt_tcd_rx(test, 4, RXE_CC_ECN_CE);
-	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE),
-			cap | RXE_CC_TCD_BECN | 2 << RXE_CC_TCD_CE_CNT_SHIFT);
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, KT_ACK, 4), KT_CE(2));
 	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_ECN_CE_RCVD), 2);
+	/* packets that arrived before the response to an earlier one wait */
+	kt_tcd_rx(test, 5, RXE_CC_ECN_CE);
+	kt_tcd_rx(test, 6, RXE_CC_ECN_ECT1);
+	kt_tcd_rx(test, 7, RXE_CC_ECN_CE);
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, KT_ACK, 5), KT_CE(1));
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, KT_ACK, 6), cap | RXE_CC_TCD_UE);
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, KT_ACK, 7), KT_CE(1));
 	/* the count saturates at 15 */
-	env->qp->resp.psn = 5;
-	for (psn = 5; psn < 25; psn++)
+	env->qp->resp.psn = 8;
+	for (psn = 8; psn < 28; psn++)
 		kt_tcd_rx(test, psn, RXE_CC_ECN_CE);
-	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE),
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, KT_ACK, 27),
 			cap | RXE_CC_TCD_BECN | RXE_CC_TCD_CE_CNT);
-	/* a duplicate (before the responder's PSN) echoes nothing */
-	env->qp->resp.psn = 25;
-	kt_tcd_rx(test, 24, RXE_CC_ECN_CE);
+	/* a duplicate (before the responder's PSN) is not noted */
+	env->qp->resp.psn = 28;
+	kt_tcd_rx(test, 27, RXE_CC_ECN_CE);
 	kt_tcd_rx(test, 20, RXE_CC_ECN_ECT1);
-	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, IB_OPCODE_RC_ACKNOWLEDGE), cap);
+	KUNIT_EXPECT_EQ(test, kt_tcd_tx(test, KT_ACK, 27), cap);
 	/* a response without an AETH (READ middle) carries no echo */
-	kt_tcd_rx(test, 25, RXE_CC_ECN_CE);
+	kt_tcd_rx(test, 28, RXE_CC_ECN_CE);
 	KUNIT_EXPECT_EQ(test,
-			kt_tcd_tx(test, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE),
-			cap);
+			kt_tcd_tx(test, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE,
+				  28), cap);
 	KUNIT_EXPECT_EQ(test,
-			kt_tcd_tx(test, IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST),
-			cap | RXE_CC_TCD_BECN | 1 << RXE_CC_TCD_CE_CNT_SHIFT);
-	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_ECHO_TX), 4);
+			kt_tcd_tx(test, IB_OPCODE_RC_RDMA_READ_RESPONSE_LAST,
+				  28), KT_CE(1));
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_ECHO_TX), 7);
 
 	/* a QP whose algorithm takes no echoes sends upstream's byte 4 */
 	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(env->qp, env->ops, NULL, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, env->qp->cc.cap);
-	kt_tcd_rx(test, 26, RXE_CC_ECN_CE);
+	kt_tcd_rx(test, 29, RXE_CC_ECN_CE);
 	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(env->qp, NULL, NULL, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, env->qp->cc.tcd);
 }

@@ -320,7 +320,7 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 	WRITE_ONCE(cc->int_cap, ops && (ops->wire & RXE_CC_WIRE_INT) &&
 		   rxe_cc_int_port);
 	if (!retune)
-		memset(&cc->tcd_rx, 0, sizeof(cc->tcd_rx));
+		memset(&cc->tcd_marks, 0, sizeof(cc->tcd_marks));
 	WRITE_ONCE(cc->tcd, ops && (ops->wire & RXE_CC_WIRE_TCD));
 	WRITE_ONCE(cc->cap, cc->int_cap || cc->tcd);
 	/* the gate asks again whether the next packet fills a window */
@@ -404,7 +404,7 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	WRITE_ONCE(cc->int_tx, false);
 	WRITE_ONCE(cc->tcd, false);
 	WRITE_ONCE(cc->cap, false);
-	memset(&cc->tcd_rx, 0, sizeof(cc->tcd_rx));
+	memset(&cc->tcd_marks, 0, sizeof(cc->tcd_marks));
 	WRITE_ONCE(cc->ect, false);
 	cc->started = false;
 	cc->last_rate = 0;
@@ -575,7 +575,7 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 		if (rx.ecn == RXE_CC_ECN_CE)
 			cc->stats.ce_rx++;
 		if (tcd && cc->tcd)
-			rxe_cc_tcd_rx_data(&cc->tcd_rx, rx.ecn);
+			rxe_cc_tcd_note(&cc->tcd_marks, pkt->psn, rx.ecn);
 		if (ops->rx_data)
 			send = ops->rx_data(&cc->ctx, &rx, now, &msg) &&
 			       (ops->wire & RXE_CC_WIRE_CNP_TX);

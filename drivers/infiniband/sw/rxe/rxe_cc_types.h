@@ -78,7 +78,7 @@ struct rxe_cc_qp_stats {
  *	echoes the marks of the data it receives in its ACK-class packets,
  *	and its completer delivers the echoes it gets (RXE_CC_FB_TCD)
  * @cap: the QP's packets carry CAP (@int_cap or @tcd)
- * @tcd_rx: marks of received data not echoed yet
+ * @tcd_marks: marks of received data not echoed yet
  * @unused_ns: unused pacing credit not yet added to the device counter
  * @last_rate: rate last reported by a tracepoint/event
  * @inflight: request packets in flight
@@ -113,7 +113,7 @@ struct rxe_cc_qp {
 	bool int_tx;
 	bool tcd;
 	bool cap;
-	struct rxe_cc_tcd_rx tcd_rx;
+	struct rxe_cc_tcd_marks tcd_marks;
 	u64 unused_ns;
 	u64 last_rate;
 	struct rxe_cc_inflight inflight;

@@ -248,8 +248,9 @@ void rxe_cc_int_put(struct sk_buff *skb, struct rxe_pkt_info *pkt, u32 len)
 }
 
 /*
- * The marks of the data received since the previous ACK-class packet, into
- * BTH byte 4 of the one about to be sent (specs/wire.md §7.4 (c)).
+ * The marks of the data the response about to be sent acknowledges, into
+ * its BTH byte 4 (specs/wire.md §7.4 (c)). A NAK acknowledges nothing
+ * new: it carries none, and they wait for the next ACK.
  */
 static void rxe_cc_tcd_put(struct rxe_pkt_info *pkt)
 {
@@ -257,7 +258,7 @@ static void rxe_cc_tcd_put(struct rxe_pkt_info *pkt)
 	u8 echo;
 
 	spin_lock_bh(&cc->lock);
-	echo = rxe_cc_tcd_echo(&cc->tcd_rx);
+	echo = rxe_cc_tcd_take(&cc->tcd_marks, pkt->psn);
 	spin_unlock_bh(&cc->lock);
 	if (!echo)
 		return;
@@ -270,7 +271,8 @@ __be16 rxe_cc_udp_prepare_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 	struct rxe_bth *bth = (struct rxe_bth *)pkt->hdr;
 
 	bth->qpn |= cpu_to_be32(RXE_CC_BTH_CAP);
-	if ((pkt->mask & RXE_AETH_MASK) && READ_ONCE(pkt->qp->cc.tcd))
+	if ((pkt->mask & RXE_AETH_MASK) && READ_ONCE(pkt->qp->cc.tcd) &&
+	    (aeth_syn(pkt) & AETH_TYPE_MASK) == AETH_ACK)
 		rxe_cc_tcd_put(pkt);
 	/* rxe_init_packet() put the shim, if any, right before the BTH */
 	if (pkt->hdr != skb->data)
