@@ -94,16 +94,95 @@ grep -q '^int' "$TMP/i5/topology.txt" && fail "hpcc --no-int: INT in the topolog
 "$EXP" --prepare-only -o "$TMP/x" --algo hpcc --rate 1500k incast 2>"$TMP/err" && fail "INT at 1500 kbit/s accepted"
 grep -q "not a whole number of Mbit/s" "$TMP/err" || fail "--rate 1500k: $(cat "$TMP/err")"
 
+# TCD: on by default for acc, in place of the ECN line (one marking mode
+# per queue); --tcd/--no-tcd override; max_ton from --pfc, --rate, --delay:
+# 2 * (XOFF - XON) * 8 / rate + 2 * (delay + 1106 * 8 / rate)
+tcd_of() { grep -e '^tcd' -e '^ecn' "$1/topology.txt" | tr '\n' ' '; }
+"$EXP" --prepare-only -o "$TMP/t1" --algo acc incast >/dev/null || fail "acc incast"
+[ "$(tcd_of "$TMP/t1")" = 'tcd *:* prio=3 thr=2200B max_ton=9796960ns ' ] ||
+	fail "acc at 100M: $(tcd_of "$TMP/t1")"
+grep -qx 'tcd=1' "$TMP/t1/meta.env" || fail "acc: no tcd=1 in meta.env"
+grep -qx 'ecn=' "$TMP/t1/meta.env" || fail "acc: RED in meta.env"
+"$EXP" --prepare-only -o "$TMP/t2" --algo acc --rate 25M victim >/dev/null || fail "acc victim at 25M"
+[ "$(tcd_of "$TMP/t2")" = 'tcd *:* prio=3 thr=2200B max_ton=39127840ns ' ] ||
+	fail "acc at 25M: $(tcd_of "$TMP/t2")"
+"$EXP" --prepare-only -o "$TMP/t3" --algo dcqcn --tcd --pfc 100KB,90KB,200KB --delay 5us \
+	incast >/dev/null || fail "dcqcn --tcd"
+[ "$(tcd_of "$TMP/t3")" = 'tcd *:* prio=3 thr=2200B max_ton=1786960ns ' ] ||
+	fail "dcqcn --tcd: $(tcd_of "$TMP/t3")"
+"$EXP" --prepare-only -o "$TMP/t4" --algo acc --no-tcd incast >/dev/null || fail "acc --no-tcd"
+[ "$(tcd_of "$TMP/t4")" = 'ecn *:* prio=3 kmin=40000B kmax=160000B pmax=0.2 ' ] ||
+	fail "acc --no-tcd: $(tcd_of "$TMP/t4")"
+grep -qx 'tcd=0' "$TMP/t4/meta.env" || fail "acc --no-tcd: no tcd=0 in meta.env"
+grep -q '^tcd' "$TMP/i3/topology.txt" && fail "dcqcn: TCD in the topology without --tcd"
+
+# long_short: the long flow for --duration, the 1 MB short flow from a
+# third of it; the roles in meta.env; --hosts is fixed, --size the short
+# flow's
+"$EXP" --prepare-only -o "$TMP/ls" --duration 6 long_short >/dev/null || fail "long_short rejected"
+[ "$(cat "$TMP/ls/flows.txt")" = "long h1 r 0 duration=6
+short h2 r 2.000 bytes=1000000" ] || fail "long_short flows: $(cat "$TMP/ls/flows.txt")"
+grep -qx 'long_flow=long' "$TMP/ls/meta.env" && grep -qx 'short_flow=short' "$TMP/ls/meta.env" &&
+	grep -qx 'incast_flows=' "$TMP/ls/meta.env" || fail "long_short roles: $(cat "$TMP/ls/meta.env")"
+"$EXP" --prepare-only -o "$TMP/ls2" --size 200KB long_short >/dev/null || fail "long_short --size"
+grep -qx 'short h2 r 2.666 bytes=200000' "$TMP/ls2/flows.txt" || fail "long_short --size: $(cat "$TMP/ls2/flows.txt")"
+"$EXP" --prepare-only -o "$TMP/x" --hosts 3 long_short 2>"$TMP/err" && fail "long_short --hosts 3 accepted"
+grep -q "long_short has two senders" "$TMP/err" || fail "long_short --hosts: $(cat "$TMP/err")"
+# incast_long: h0's long flow, 7 incast flows of 500 KB from a third of
+# --duration by default; their names in meta.env
+"$EXP" --prepare-only -o "$TMP/il" --duration 3 incast_long >/dev/null || fail "incast_long rejected"
+[ "$(grep -c '^f[0-9] h[1-7] r 1.000 bytes=500000$' "$TMP/il/flows.txt")" = 7 ] &&
+	grep -qx 'long h0 r 0 duration=3' "$TMP/il/flows.txt" || fail "incast_long flows: $(cat "$TMP/il/flows.txt")"
+grep -qx 'incast_flows=f1,f2,f3,f4,f5,f6,f7' "$TMP/il/meta.env" && grep -qx 'long_flow=long' "$TMP/il/meta.env" ||
+	fail "incast_long roles: $(grep flow "$TMP/il/meta.env")"
+[ "$(wc -l <"$TMP/il/hosts.txt")" = 9 ] || fail "incast_long: $(wc -l <"$TMP/il/hosts.txt") hosts, not 9"
+"$EXP" --prepare-only -o "$TMP/il2" --hosts 2 --size 1MB incast_long >/dev/null || fail "incast_long --hosts 2"
+grep -qx 'incast_flows=f1,f2' "$TMP/il2/meta.env" && grep -q 'bytes=1000000$' "$TMP/il2/flows.txt" ||
+	fail "incast_long --hosts 2 --size 1MB: $(cat "$TMP/il2/flows.txt")"
+"$EXP" --prepare-only -o "$TMP/x" --gen perftest incast_long 2>/dev/null && fail "incast_long on perftest accepted"
+"$EXP" --prepare-only -o "$TMP/x" --size 1MB fairness 2>/dev/null && fail "--size accepted for fairness"
+# --flows replaces the flows and with them the roles
+printf 'a h0 r 0 duration=2\n' >"$TMP/one.flows"
+"$EXP" --prepare-only -o "$TMP/il3" --flows "$TMP/one.flows" incast_long >/dev/null || fail "incast_long --flows"
+grep -qx 'incast_flows=' "$TMP/il3/meta.env" && grep -qx 'long_flow=' "$TMP/il3/meta.env" ||
+	fail "incast_long --flows kept the roles"
+"$EXP" --prepare-only -o "$TMP/x" nope 2>"$TMP/err" && fail "scenario nope accepted"
+grep -q "long_short, incast_long)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
+
 # scripts/eval: a bad list line is rejected before build/eval is touched
 printf 'ok incast none\nbad incast none -o x\n' >"$TMP/list"
 RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted -o"
 grep -q "list:2: -o is set by scripts/eval" "$TMP/err" || fail "eval: $(cat "$TMP/err")"
 printf 'twice incast dcqcn,hpcc:base_rtt_us=2000,dcqcn\n' >"$TMP/list"
 RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted an algorithm twice"
-grep -q "list:1: algorithm 'dcqcn' appears twice" "$TMP/err" || fail "eval twice: $(cat "$TMP/err")"
+grep -q "list:1: run 'dcqcn' appears twice" "$TMP/err" || fail "eval twice: $(cat "$TMP/err")"
 printf 'bad incast dcqcn,hpcc:base_rtt_us\n' >"$TMP/list"
 RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted a parameter without a value"
 grep -q "list:1: scripts/experiment rejected the line" "$TMP/err" || fail "eval bad param: $(cat "$TMP/err")"
+
+# ALGO@LABEL: one algorithm twice with labels; a label twice, an empty
+# or bad label or a bad algorithm name are rejected, naming the line.
+# Every list here ends in a bad line, so that scripts/eval stops before
+# the VM (and build/eval) even if it accepted every line before it.
+bad_line='zz incast none -o x'
+printf 'sw incast hpcc@a1:w_ai_bytes=100,hpcc@a2:w_ai_bytes=200,dcqcn\n%s\n' "$bad_line" >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted -o"
+grep -q "list:2: -o is set by scripts/eval" "$TMP/err" || fail "eval @LABEL line rejected: $(cat "$TMP/err")"
+for bad in 'hpcc@a1,hpcc@a1:w_ai_bytes=5|run '"'a1'"' appears twice' \
+	'dcqcn,hpcc@dcqcn|run '"'dcqcn'"' appears twice' \
+	'hpcc@|bad label '"''" 'hpcc@.x|bad label '"'.x'" 'hpcc@a/b|bad label '"'a/b'" \
+	'HP@x|not an algorithm name: '"'HP'"; do
+	printf 'l incast %s\n%s\n' "${bad%%|*}" "$bad_line" >"$TMP/list"
+	RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted ${bad%%|*}"
+	grep -q "list:1: ${bad#*|}" "$TMP/err" || fail "eval ${bad%%|*}: $(cat "$TMP/err")"
+done
+# the labels and parameters reach the runs (scripts/eval's trace)
+printf 'sw incast hpcc@a1:w_ai_bytes=100,hpcc@a2:w_ai_bytes=200,dcqcn --rate 25M\n%s\n' "$bad_line" >"$TMP/list"
+RXECC_TOP=$TOP bash -x "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/trace" && fail "eval accepted $bad_line"
+grep -q -- "--algo hpcc --label a1 --param w_ai_bytes=100 " "$TMP/trace" &&
+	grep -q -- "--algo hpcc --label a2 --param w_ai_bytes=200 " "$TMP/trace" &&
+	grep -q -- "--algo dcqcn --label dcqcn --duration" "$TMP/trace" ||
+	fail "eval: the runs' labels and parameters: $(grep -- '--prepare-only' "$TMP/trace")"
 
 [ "$failures" = 0 ] || exit 1
 echo "ok"

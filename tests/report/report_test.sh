@@ -250,8 +250,9 @@ case_window() {
 case_queue() {
 	# Window = samples 10..109: 100 queue samples. The queue appears at
 	# sample 60 with 1..50 KB; the 50 samples before count as 0. Nearest
-	# rank: p50 = 50th smallest = 0, p99 = 99th = 49 KB, max 50 KB. (Without
-	# the zeros p50 would be 25 KB; interpolation would give p99 49.01 KB.)
+	# rank: p50 = 50th smallest = 0, p95 = 95th = 45 KB, p99 = 99th = 49 KB,
+	# max 50 KB. (Without the zeros p50 would be 25 KB; interpolation would
+	# give p99 49.01 KB.)
 	local r=$TMP/queue q='' k
 	for k in $(seq 60 109); do
 		q+="${q:+,}$k:$(((k - 59) * 1000))"
@@ -261,6 +262,7 @@ case_queue() {
 	report --no-plots "$r" || return
 	expect "queue samples" "$(val "$r" queue_samples)" 100
 	expect "p50" "$(val "$r" queue_p50_kb)" 0.000
+	expect "p95" "$(val "$r" queue_p95_kb)" 45.000
 	expect "p99" "$(val "$r" queue_p99_kb)" 49.000
 	expect "max" "$(val "$r" queue_max_kb)" 50.000
 
@@ -391,8 +393,10 @@ case_compare() {
 	local csv=$out/comparison.csv
 	[ -f "$csv" ] || { fail "$csv missing"; return; }
 	expect "comparison.csv header" "$(head -n1 "$csv")" \
-		label,goodput_mbps,jain,util,queue_p50_kb,queue_p99_kb,queue_max_kb,ecn_marks,pfc_sent,pfc_rx,drops,fct_mean_s
+		label,goodput_mbps,jain,util,queue_p50_kb,queue_p99_kb,queue_max_kb,ecn_marks,pfc_sent,pfc_rx,drops,fct_mean_s,jain_step_min,recovery_ms,recovery_rtts,recovery_pre_ms,long_alone_pct,drain_ms,drain_rtts,incast_peak_kb
 	expect "rows" "$(awk 'END { print NR - 1 }' "$csv")" 2
+	# an incast has none of the scenarios' own figures
+	expect "scenario columns" "$(sed -n 2p "$csv" | cut -d, -f13-)" "n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a"
 	expect "row 1" "$(sed -n 2p "$csv" | cut -d, -f1,3,7,12)" dcqcn,0.8000,8.000,n/a
 	expect "row 2" "$(sed -n 3p "$csv" | cut -d, -f1,3,7,12)" nocc,1.0000,1.000,2.500000
 	grep -Eq '^dcqcn +40\.00 +0\.800 ' "$out/comparison.txt" ||

@@ -295,6 +295,46 @@ TEST(Align, DataFarFromTheWallClockIsNotUsed)
 	EXPECT_EQ(al.offset_ns, 10001500000LL);
 }
 
+TEST(Align, AProbeBurstIsNotTheFirstData)
+{
+	// the base RTT probe on the same port: 3500 bytes in (9.950, 9.951] s,
+	// within 2 s of the estimate, then nothing for 20 ms: not the flow's
+	// start, which is still found at 10.0025 s
+	Fixture fx;
+	std::string p = std::string(kPortsHeader) + "\n";
+	for (int t = 9940000; t <= 10020000; t += 1000) {
+		int rx = (t >= 9951000 ? 3500 : 0) +
+		         (t < 10003000 ? 300 : 300 + (t - 10002000) / 1000 * 2000);
+		p += std::to_string(t) + ",s0,1,h1,0," + std::to_string(rx) + ",0,0,0,0\n";
+	}
+	fx.ports = parse_ports("p", p);
+	Alignment al = align_clocks(fx.hosts, fx.fabric_t0, fx.ports, fx.host_port);
+	EXPECT_EQ(al.offset_ns, 10001500000LL);
+	EXPECT_EQ(al.method, "first data of flow f1 at s0.h1");
+	// a flow that stops after 4 packets' worth is not seen as starting
+	fx.ports =
+		parse_ports("p", std::string(kPortsHeader) + "\n10002000,s0,1,h1,0,0,0,0,0,0\n"
+	                                                     "10003000,s0,1,h1,0,4000,0,0,0,0\n"
+	                                                     "10030000,s0,1,h1,0,4000,0,0,0,0\n");
+	al = align_clocks(fx.hosts, fx.fabric_t0, fx.ports, fx.host_port);
+	EXPECT_EQ(al.method, "wall clock");
+	// a 500-byte flow that starts first cannot be told from the probe: the
+	// first flow of 10 KB or more places T0
+	fx = Fixture();
+	TrafficFlow tiny = fx.hosts[0].flows[0];
+	tiny.flow = "tiny";
+	tiny.size_bytes = 500;
+	tiny.start_ns = 0;
+	fx.hosts[0].flows.push_back(tiny);
+	al = align_clocks(fx.hosts, fx.fabric_t0, fx.ports, fx.host_port);
+	EXPECT_EQ(al.method, "first data of flow f1 at s0.h1");
+	EXPECT_EQ(al.offset_ns, 10001500000LL);
+	// with small flows only, the first of them
+	fx.hosts[0].flows[0].size_bytes = 600;
+	al = align_clocks(fx.hosts, fx.fabric_t0, fx.ports, fx.host_port);
+	EXPECT_EQ(al.method.rfind("first data of flow tiny", 0), 0u) << al.method;
+}
+
 TEST(CcState, SenderQpsOfTheFlowSummed)
 {
 	Fixture fx;

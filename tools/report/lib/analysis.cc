@@ -465,8 +465,8 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 			S.push_back(static_cast<double>(qp.bytes));
 	}
 	std::sort(S.begin(), S.end());
-	double q50 = nearest_rank(S, 50) / 1000, q99 = nearest_rank(S, 99) / 1000,
-	       qmax = S.back() / 1000;
+	double q50 = nearest_rank(S, 50) / 1000, q95 = nearest_rank(S, 95) / 1000,
+	       q99 = nearest_rank(S, 99) / 1000, qmax = S.back() / 1000;
 	for (double v : S)
 		A.queue_window_kb.push_back(v / 1000);
 	std::uint64_t pus1 = queue_cum(Q, &QueueSample::paused_us, A.w1),
@@ -513,6 +513,7 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	kv("bottleneck_tx_mbps", fmt(btx, 3));
 	kv("queue_samples", std::to_string(S.size()));
 	kv("queue_p50_kb", fmt(q50, 3));
+	kv("queue_p95_kb", fmt(q95, 3));
 	kv("queue_p99_kb", fmt(q99, 3));
 	kv("queue_max_kb", fmt(qmax, 3));
 	kv("paused_ms", fmt(paused_us / 1000, 3));
@@ -582,6 +583,8 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 			T += strf("  %-24s %s\n", name.c_str(),
 			          big(static_cast<double>(v)).c_str());
 	}
+
+	analyse_scenario(in, opt, A);
 
 	// Rate plot data: the bottleneck's tx, then each ingress port's rx.
 	std::vector<std::pair<const std::vector<PortSample> *, std::uint64_t PortSample::*>> cols;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "inputs.h"
+#include "scenario.h"
 #include "traffic.h"
 
 namespace rxecc::report
@@ -36,6 +37,7 @@ struct Options {
 	std::vector<std::uint64_t> buckets = {100000, 10000000}; // slowdown buckets
 	std::optional<std::uint64_t> base_rtt_ns;                // overrides meta.env
 	std::size_t flow_panels = 8;                             // flows with CC state panels
+	ScenarioOptions scenario;                                // recovery, drain, Jain per step
 };
 
 // ---- pieces (tested one by one) --------------------------------------------
@@ -121,6 +123,7 @@ struct Analysis {
 	std::optional<SlowdownReport> slowdown;
 	std::string slowdown_note; // why there is none
 	std::vector<FlowRateSeries> flow_rates;
+	std::optional<FocusPlot> focus; // the scenario's event (long_short, incast_long)
 };
 
 // Checks the inputs against each other and computes everything. Throws

@@ -87,6 +87,17 @@ std::string str(std::string_view s)
 	return std::string(s);
 }
 
+// NAME[,NAME...] of is_name names.
+bool name_list(std::string_view v)
+{
+	if (v.empty())
+		return false;
+	for (const std::string &n : split(v, ','))
+		if (!is_name(n))
+			return false;
+	return true;
+}
+
 } // namespace
 
 Meta Meta::parse(const std::string &path, std::string_view text)
@@ -166,6 +177,13 @@ Settings settings_from(const Meta &m)
 		                             : WindowMode::kActive;
 	if (check("victim", is_name(m.get("victim")), "a flow name", true))
 		s.victim = m.get("victim");
+	if (check("long_flow", is_name(m.get("long_flow")), "a flow name", true))
+		s.long_flow = m.get("long_flow");
+	if (check("short_flow", is_name(m.get("short_flow")), "a flow name", true))
+		s.short_flow = m.get("short_flow");
+	v = m.get("incast_flows");
+	if (check("incast_flows", name_list(v), "a comma-separated list of flow names", true))
+		s.incast_flows = split(v, ',');
 	v = m.get("base_rtt_ns");
 	if (check("base_rtt_ns", digits(v, 1, 12) && *parse_uint(v) > 0,
 	          "a positive time in nanoseconds (at most 12 digits)", true))
@@ -280,7 +298,7 @@ Ports parse_ports(const std::string &path, std::string_view text)
 		have_last = true;
 		last = time;
 		auto &s = p.series[r.fields[1] + "." + r.fields[3]];
-		PortSample ps{time, v[5], v[6], v[7]};
+		PortSample ps{time, v[5], v[6], v[7], v[4]};
 		if (!s.empty() && s.back().t_us == time)
 			s.back() = ps;
 		else

@@ -59,6 +59,10 @@ struct Settings {
 	std::optional<std::uint64_t> window_start_us, window_end_us;
 	WindowMode window_mode = WindowMode::kActive;
 	std::string victim;
+	// The scenario's roles (long_short, incast_long): the long flow, the
+	// short flow and the incast's flows, "" / empty when not set
+	std::string long_flow, short_flow;
+	std::vector<std::string> incast_flows;
 	// For FCT slowdowns (traffic records)
 	std::optional<std::uint64_t> base_rtt_ns;
 	std::uint64_t mtu_bytes = 1024;
@@ -87,6 +91,7 @@ std::vector<Flow> parse_flows(const std::string &path, std::string_view text);
 struct PortSample {
 	std::uint64_t t_us = 0;
 	std::uint64_t rx_bytes = 0, tx_frames = 0, tx_bytes = 0;
+	std::uint64_t rx_frames = 0;
 };
 
 // One row of the data-priority queue of the bottleneck in queues.csv.

@@ -189,6 +189,66 @@ std::string flow_cc_dat(const Analysis &a, std::vector<std::string> &labels)
 	return out;
 }
 
+std::string focus_dat(const FocusPlot &f)
+{
+	std::string out = "t_s";
+	for (const std::string &c : f.columns)
+		out += " " + c;
+	out += "\n";
+	for (const std::vector<double> &r : f.rows) {
+		for (std::size_t i = 0; i < r.size(); ++i)
+			out += std::isnan(r[i]) ? std::string(" nan")
+			                        : strf(i ? " %.3f" : "%.6f", r[i]);
+		out += "\n";
+	}
+	return out;
+}
+
+namespace
+{
+
+std::string focus_title(const FocusPlot &f)
+{
+	return f.kind == "recovery" ? "the long flow's rate around the short flow's end"
+	                            : "bottleneck queue after the incast's start";
+}
+
+// the threshold (and, for one run, the mark) as arrows
+std::string focus_lines(const FocusPlot &f, double x0, double x1, bool mark)
+{
+	std::string g = strf("set arrow from %.6f,%.3f to %.6f,%.3f nohead dt 2 lc rgb \"red\"\n",
+	                     x0, f.threshold, x1, f.threshold);
+	g += strf(
+		"set label %s at %.6f,%.3f right offset 0,0.6 tc rgb \"red\"\n",
+		dq(f.kind == "recovery" ? "recovered at or above" : "drained at or below").c_str(),
+		x1, f.threshold);
+	if (mark && f.mark_s)
+		g += strf("set arrow from %.6f, graph 0 to %.6f, graph 1 nohead dt 3 lc rgb "
+		          "\"dark-green\"\n",
+		          *f.mark_s, *f.mark_s);
+	return g;
+}
+
+} // namespace
+
+std::string focus_gp(const PlotContext &c, const FocusPlot &f)
+{
+	std::string g = header(c, f.kind.c_str(), 1000, 500);
+	g += "set title " + dq(c.title + ": " + focus_title(f)) + "\n";
+	g += "set xlabel " + dq("time since " + f.event + " (s)") + "\n";
+	g += "set ylabel " + dq(f.ylabel) + "\nset yrange [0:*]\n";
+	g += strf("set xrange [%.6f:%.6f]\n", f.x0_s, f.x1_s);
+	g += "set grid\nset key outside right top\nset key autotitle columnhead\n";
+	g += focus_lines(f, f.x0_s, f.x1_s, true);
+	g += "plot " + q(c.dir + "/focus.dat") +
+	     strf(" using 1:2 with lines lw 2 lc rgb \"blue\" title columnheader(2)");
+	if (f.columns.size() > 1)
+		g += strf(", for [i=3:%zu] '' using 1:i with lines lw 1 title columnheader(i)",
+		          f.columns.size() + 1);
+	g += "\n";
+	return g;
+}
+
 std::string rate_gp(const PlotContext &c, const Analysis &a, const Settings &s)
 {
 	std::string g = header(c, "rate", 1000, 600);
@@ -335,18 +395,115 @@ const std::vector<std::string> kCompareKeys = {
 	"label",        "goodput_mbps", "jain",     "util",   "queue_p50_kb", "queue_p99_kb",
 	"queue_max_kb", "ecn_marks",    "pfc_sent", "pfc_rx", "drops",        "fct_mean_s"};
 
+const std::vector<std::string> kCompareScenarioKeys = {
+	"jain_step_min",  "recovery_ms", "recovery_rtts", "recovery_pre_ms",
+	"long_alone_pct", "drain_ms",    "drain_rtts",    "incast_peak_kb"};
+
+namespace
+{
+
+std::string get_or_na(const CompareRun &r, const std::string &k)
+{
+	auto it = r.summary.find(k);
+	return it == r.summary.end() ? std::string("n/a") : it->second;
+}
+
+bool any_has(const std::vector<CompareRun> &runs, const char *k)
+{
+	return std::any_of(runs.begin(), runs.end(),
+	                   [&](const CompareRun &r) { return r.summary.count(k) > 0; });
+}
+
+} // namespace
+
 std::string comparison_csv(const std::vector<CompareRun> &runs)
 {
 	std::string out;
 	for (std::size_t i = 0; i < kCompareKeys.size(); ++i)
 		out += (i ? "," : "") + kCompareKeys[i];
+	for (const std::string &k : kCompareScenarioKeys)
+		out += "," + k;
 	out += "\n";
 	for (const CompareRun &r : runs) {
 		for (std::size_t i = 0; i < kCompareKeys.size(); ++i)
 			out += (i ? "," : "") + r.summary.at(kCompareKeys[i]);
+		for (const std::string &k : kCompareScenarioKeys)
+			out += "," + get_or_na(r, k);
 		out += "\n";
 	}
 	return out;
+}
+
+std::string comparison_scenario_txt(const std::vector<CompareRun> &runs)
+{
+	std::string t;
+	// a figure, or its note when it is n/a
+	auto cell = [](const CompareRun &r, const char *k, const char *note) {
+		std::string v = get_or_na(r, k);
+		if (v != "n/a")
+			return v;
+		std::string n = get_or_na(r, note);
+		return n == "n/a" ? v : "n/a: " + n;
+	};
+	auto pct = [](const std::string &v) { return v == "n/a" ? v : v + "%"; };
+	if (any_has(runs, "recovery_ms")) {
+		t += strf("\nlong flow recovery after the short flow (its mean rate over the next "
+		          "50 ms at 95 %% of the line rate or of its rate alone)\n\n%-14s %9s %9s "
+		          "%10s %9s %9s  %s\n",
+		          "label", "alone", "max after", "line: ms", "RTTs", "alone: ms", "note");
+		for (const CompareRun &r : runs) {
+			std::string n = get_or_na(r, "recovery_note");
+			t += strf("%-14s %9s %9s %10s %9s %9s  %s\n", r.summary.at("label").c_str(),
+			          pct(get_or_na(r, "long_alone_pct")).c_str(),
+			          pct(get_or_na(r, "long_after_max_pct")).c_str(),
+			          get_or_na(r, "recovery_ms").c_str(),
+			          get_or_na(r, "recovery_rtts").c_str(),
+			          get_or_na(r, "recovery_pre_ms").c_str(),
+			          n == "n/a" ? "" : n.c_str());
+		}
+	}
+	if (any_has(runs, "drain_ms")) {
+		t += strf("\nqueue after the incast (times from the burst's first data)\n\n%-14s "
+		          "%10s %10s %10s %10s %9s  %s\n",
+		          "label", "peak [KB]", "at [ms]", "thr [KB]", "drain [ms]", "RTTs",
+		          "note");
+		for (const CompareRun &r : runs) {
+			std::string n = get_or_na(r, "drain_note");
+			t += strf("%-14s %10s %10s %10s %10s %9s  %s\n",
+			          r.summary.at("label").c_str(),
+			          get_or_na(r, "incast_peak_kb").c_str(),
+			          get_or_na(r, "incast_peak_ms").c_str(),
+			          get_or_na(r, "drain_threshold_kb").c_str(),
+			          get_or_na(r, "drain_ms").c_str(),
+			          get_or_na(r, "drain_rtts").c_str(), n == "n/a" ? "" : n.c_str());
+		}
+	}
+	if (any_has(runs, "jain_step_min")) {
+		std::size_t steps = 0;
+		for (const CompareRun &r : runs)
+			while (r.summary.count("jain_step." + std::to_string(steps + 1) + ".jain"))
+				++steps;
+		t += strf("\nJain index per step (flows active in the step)\n\n%-14s %8s", "label",
+		          "lowest");
+		for (std::size_t i = 1; i <= steps; ++i)
+			t += strf(" %9s", strf("step %zu", i).c_str());
+		t += "\n";
+		for (const CompareRun &r : runs) {
+			t += strf("%-14s %8s", r.summary.at("label").c_str(),
+			          cell(r, "jain_step_min", "jain_step_note").c_str());
+			for (std::size_t i = 1; i <= steps; ++i) {
+				std::string k = "jain_step." + std::to_string(i) + ".";
+				std::string j = get_or_na(r, k + "jain");
+				t += strf(" %9s",
+				          r.summary.count(k + "jain")
+				                  ? (j + "(" + get_or_na(r, k + "flows") + ")")
+				                            .c_str()
+				                  : "-");
+			}
+			t += "\n";
+		}
+	}
+	return t;
 }
 
 std::string comparison_txt(const std::string &scenario, const std::vector<CompareRun> &runs)
@@ -369,6 +526,7 @@ std::string comparison_txt(const std::string &scenario, const std::vector<Compar
 		          v("fct_mean_s") == "n/a" ? "-"
 		                                   : strf("%.6f", num(v("fct_mean_s"))).c_str());
 	}
+	t += comparison_scenario_txt(runs);
 	// FCT slowdown per size bucket, for the runs that have it
 	const SlowdownReport *first = nullptr;
 	for (const CompareRun &r : runs)
@@ -512,6 +670,40 @@ std::string cmp_slowdown_gp(const PlotContext &c, const std::vector<CompareRun> 
 	g += "set xlabel \"flow size (bytes)\"\nset ylabel \"FCT slowdown\"\nset logscale x\nset "
 	     "logscale y\n"
 	     "set grid\nset key outside right top\nset key autotitle columnhead\n";
+	g += "plot " + plot + "\n";
+	return g;
+}
+
+std::string cmp_focus_gp(const PlotContext &c, const std::vector<CompareRun> &runs)
+{
+	const FocusPlot *first = nullptr;
+	double x0 = 0, x1 = 0;
+	std::string plot;
+	for (const CompareRun &r : runs) {
+		if (!r.analysis || !r.analysis->focus)
+			continue;
+		const FocusPlot &f = *r.analysis->focus;
+		if (!first) {
+			first = &f;
+			x0 = f.x0_s;
+			x1 = f.x1_s;
+		}
+		x0 = std::min(x0, f.x0_s);
+		x1 = std::max(x1, f.x1_s);
+		plot += (plot.empty() ? "" : ", ") + q(r.work + "/focus.dat") +
+		        " using 1:2 with lines lw 2 title " + dq(r.summary.at("label"));
+	}
+	if (!first)
+		return "";
+	std::string g = header(c, first->kind.c_str(), 1000, 500);
+	g += "set title " + dq(c.title + ": " + focus_title(*first)) + "\n";
+	g += "set xlabel " + dq("time since " + first->event + " (s)") + "\n";
+	g += "set ylabel " + dq(first->ylabel) + "\nset yrange [0:*]\n";
+	g += strf("set xrange [%.6f:%.6f]\n", x0, x1);
+	g += "set grid\nset key outside right top\nset key autotitle columnhead\n";
+	// the line-rate threshold is common; the drain thresholds differ per run
+	if (first->kind == "recovery")
+		g += focus_lines(*first, x0, x1, false);
 	g += "plot " + plot + "\n";
 	return g;
 }

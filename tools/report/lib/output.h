@@ -28,6 +28,8 @@ std::string slowdown_flows_csv(const SlowdownReport &s); // per flow
 // rates "t_s mbps"; cc "t_s rate target alpha window fb1 fb2..."
 std::string flow_rate_dat(const Analysis &a);
 std::string flow_cc_dat(const Analysis &a, std::vector<std::string> &feedback_labels);
+// the scenario's event (a.focus): "t_s COLUMN..." rows
+std::string focus_dat(const FocusPlot &f);
 
 struct PlotContext {
 	std::string term; // gnuplot terminal ("pngcairo noenhanced font \",10\"")
@@ -43,11 +45,15 @@ std::string queue_cdf_gp(const PlotContext &c, const Settings &s);
 std::string slowdown_gp(const PlotContext &c);
 std::string flows_gp(const PlotContext &c, const Analysis &a,
                      const std::vector<std::string> &feedback_labels);
+// DIR/KIND.png (recovery or drain) of a.focus, from DIR/focus.dat
+std::string focus_gp(const PlotContext &c, const FocusPlot &f);
 
 // ---- comparison ---------------------------------------------------------------
 
 // Keys of summary.csv in comparison.csv, in order.
 extern const std::vector<std::string> kCompareKeys;
+// The scenarios' own keys that follow them ("n/a" when a run has none).
+extern const std::vector<std::string> kCompareScenarioKeys;
 
 struct CompareRun {
 	std::string dir;  // results directory
@@ -65,6 +71,8 @@ std::string cmp_queue_gp(const PlotContext &c, const std::vector<CompareRun> &ru
 std::string cmp_rate_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
 std::string cmp_queue_cdf_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
 std::string cmp_slowdown_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
+// KIND.png: the runs' focus plots overlaid ("" when no run has one)
+std::string cmp_focus_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
 
 // ---- index page ------------------------------------------------------------
 

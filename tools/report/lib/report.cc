@@ -175,6 +175,8 @@ void make_run_files(const RunInputs &in, const Analysis &a, const std::string &w
 		write_file(work + "/flow_rate.dat", flow_rate_dat(a));
 		write_file(work + "/flow_cc.dat", flow_cc_dat(a, fb));
 	}
+	if (a.focus)
+		write_file(work + "/focus.dat", focus_dat(*a.focus));
 	if (!plots)
 		return;
 	PlotContext c{png_terminal(work), work, title_of(in.set), opt.bin_text};
@@ -185,6 +187,8 @@ void make_run_files(const RunInputs &in, const Analysis &a, const std::string &w
 		gnuplot(work + "/slowdown.gp", slowdown_gp(c), err);
 	if (!a.flow_rates.empty())
 		gnuplot(work + "/flows.gp", flows_gp(c, a, fb), err);
+	if (a.focus && !a.focus->rows.empty())
+		gnuplot(work + "/focus.gp", focus_gp(c, *a.focus), err);
 }
 
 // Copies NAME from WORK into DIR through a temporary name (a reader never
@@ -206,7 +210,8 @@ void install_run(const std::string &work, const std::string &dir, bool plots)
 {
 	const char *always[] = {"summary.csv", "summary.txt"};
 	const char *pngs[] = {"rate.png", "queue.png", "queue_cdf.png"};
-	const char *optional[] = {"slowdown.csv", "slowdown.png", "flows.png"};
+	const char *optional[] = {"slowdown.csv", "slowdown.png", "flows.png", "recovery.png",
+	                          "drain.png"};
 	for (const char *f : always)
 		install(work, dir, f);
 	if (plots)
@@ -432,6 +437,18 @@ void report_compare(const std::string &outdir_in, const std::vector<std::string>
 		} else {
 			stale.push_back("slowdown.png");
 		}
+		std::string fg = cmp_focus_gp(c, runs);
+		std::string kind;
+		for (const CompareRun &r : runs)
+			if (kind.empty() && r.analysis->focus && !r.analysis->focus->rows.empty())
+				kind = r.analysis->focus->kind;
+		for (const char *k : {"recovery", "drain"})
+			if (k != kind)
+				stale.push_back(std::string(k) + ".png");
+		if (!kind.empty()) {
+			gnuplot(cw + "/focus.gp", fg, err);
+			outs.push_back(kind + ".png");
+		}
 	}
 	for (const std::string &f : outs)
 		install(cw, outdir, f);
@@ -535,7 +552,8 @@ void report_index(const std::string &outdir_in, const std::vector<std::string> &
 				"/comparison.txt: first line is not 'comparison: scenario NAME'");
 		s.name = first.substr(pre.size());
 		s.dir = rel(d);
-		for (const char *p : {"rate.png", "queue.png", "queue_cdf.png", "slowdown.png"})
+		for (const char *p : {"rate.png", "queue.png", "queue_cdf.png", "slowdown.png",
+		                      "recovery.png", "drain.png"})
 			if (is_file(d + "/" + p))
 				s.cmp_plots.push_back(rel(d + "/" + p));
 		CsvTable runs = parse_csv(d + "/runs.csv", read_file(d + "/runs.csv"));
@@ -545,8 +563,9 @@ void report_index(const std::string &outdir_in, const std::vector<std::string> &
 				throw Error(runs.where(r) + ": expected " +
 				            std::to_string(runs.header.size()) + " fields");
 			std::vector<std::string> pngs;
-			for (const char *p : {"rate.png", "queue.png", "queue_cdf.png",
-			                      "slowdown.png", "flows.png"})
+			for (const char *p :
+			     {"rate.png", "queue.png", "queue_cdf.png", "slowdown.png", "flows.png",
+			      "recovery.png", "drain.png"})
 				if (is_file(r.fields[cr] + "/" + p))
 					pngs.push_back(rel(r.fields[cr] + "/" + p));
 			s.runs.emplace_back(r.fields[cl], pngs);

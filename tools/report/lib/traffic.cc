@@ -418,15 +418,22 @@ Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabr
 	for (const TrafficHost &h : hosts)
 		if (h.clock.known && !known)
 			known = &h;
-	for (const TrafficHost &h : hosts)
-		for (const TrafficFlow &f : h.flows)
-			if (h.clock.known && f.start_ns && host_port.count(f.src) &&
-			    (!first ||
-			     *f.start_ns + h.clock.t0_realtime_ns <
-			             *first->start_ns + first_host->clock.t0_realtime_ns)) {
-				first = &f;
-				first_host = &h;
-			}
+	// the first flow to start, of those large enough to tell from the base
+	// RTT probe on the same path (10 KB: see below) if there is one
+	for (bool big : {true, false}) {
+		for (const TrafficHost &h : hosts)
+			for (const TrafficFlow &f : h.flows)
+				if (h.clock.known && f.start_ns && host_port.count(f.src) &&
+				    (!big || !f.size_bytes || *f.size_bytes >= 10000) &&
+				    (!first ||
+				     *f.start_ns + h.clock.t0_realtime_ns <
+				             *first->start_ns + first_host->clock.t0_realtime_ns)) {
+					first = &f;
+					first_host = &h;
+				}
+		if (first)
+			break;
+	}
 	if (!known)
 		return al;
 	const TrafficHost &ref = first_host ? *first_host : *known;
@@ -445,16 +452,27 @@ Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabr
 		return al;
 	const auto &s = it->second;
 	// a packet's worth: at least one data packet of the flow, but more than
-	// an ARP, ping or connection set-up message
+	// an ARP, ping or connection set-up message; and the flow's data goes
+	// on: ten packets' worth (or the whole flow) within 20 ms, which the
+	// base RTT probe on the same path (a few 64-byte writes and their
+	// connection messages, bunched by a stall) does not send
 	std::uint64_t thr = 1000;
 	if (first->size_bytes && *first->size_bytes < thr)
 		thr = std::max<std::uint64_t>(*first->size_bytes, 1);
+	std::uint64_t more = 10 * thr;
+	if (first->size_bytes && *first->size_bytes < more)
+		more = std::max<std::uint64_t>(*first->size_bytes, 1);
 	double est_us = al.known ? (static_cast<double>(*first->start_ns) +
 	                            static_cast<double>(al.estimate_ns)) /
 	                                   1e3
 	                         : 0;
 	for (std::size_t k = 1; k < s.size(); ++k) {
 		if (s[k].rx_bytes < s[k - 1].rx_bytes || s[k].rx_bytes - s[k - 1].rx_bytes < thr)
+			continue;
+		std::size_t j = k;
+		while (j + 1 < s.size() && s[j + 1].t_us <= s[k - 1].t_us + 20000)
+			++j;
+		if (s[j].rx_bytes - s[k - 1].rx_bytes < more)
 			continue;
 		double mid_us =
 			(static_cast<double>(s[k - 1].t_us) + static_cast<double>(s[k].t_us)) / 2;

@@ -17,12 +17,13 @@ namespace
 {
 
 const char *const kFooter = R"(Outputs: RESULTS/summary.txt (also printed), summary.csv, rate.png,
-queue.png, queue_cdf.png, and with the traffic generator's records
-slowdown.csv, slowdown.png and flows.png. With --compare, each run without a
-summary.csv gets its report first; then OUTDIR/comparison.txt (printed),
-comparison.csv, runs.csv, queue.png, rate.png, queue_cdf.png and, when runs
-have FCT slowdowns, comparison_slowdown.csv and slowdown.png. Nothing is
-written unless every input is valid.
+queue.png, queue_cdf.png, with the traffic generator's records
+slowdown.csv, slowdown.png and flows.png, and recovery.png (long_short) or
+drain.png (incast_long). With --compare, each run without a summary.csv gets
+its report first; then OUTDIR/comparison.txt (printed), comparison.csv,
+runs.csv, queue.png, rate.png, queue_cdf.png, when runs have FCT slowdowns
+comparison_slowdown.csv and slowdown.png, and recovery.png or drain.png.
+Nothing is written unless every input is valid.
 
   rxecc-report window [--write-data] RESULTS
       the flows' data periods and the window they give (all, any)

@@ -1,0 +1,371 @@
+// The scenarios' metrics: the pieces on small series, then long_short,
+// incast_long and the fairness steps on runs built in memory (figures worked
+// out by hand in the comments), and how the comparison shows them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "analysis.h"
+#include "error.h"
+#include "output.h"
+#include "scenario.h"
+
+using namespace rxecc::report;
+
+namespace
+{
+
+// ports.csv rows every 1000 us from 0 to END_MS ms: for each port, the
+// bytes it receives in the millisecond ending at t (one frame per ms in
+// which it receives any) and, for s0.r, tx of the sum.
+using RxFn = std::function<std::uint64_t(int ms)>;
+std::string ports_csv(const std::vector<std::pair<std::string, RxFn>> &ports, int end_ms)
+{
+	std::string s = std::string(kPortsHeader) + "\n";
+	std::vector<std::uint64_t> rx(ports.size()), fr(ports.size());
+	std::uint64_t tx = 0, txf = 0;
+	for (int k = 0; k <= end_ms; ++k) {
+		for (std::size_t i = 0; i < ports.size(); ++i) {
+			std::uint64_t b = k ? ports[i].second(k) : 0;
+			rx[i] += b;
+			fr[i] += b ? 1 : 0;
+			tx += b;
+			txf += b ? 1 : 0;
+			s += std::to_string(k * 1000) + ",s0," + std::to_string(i + 1) + "," +
+			     ports[i].first.substr(3) + "," + std::to_string(fr[i]) + "," +
+			     std::to_string(rx[i]) + ",0,0,0,0\n";
+		}
+		s += std::to_string(k * 1000) + ",s0,99,r,0,0," + std::to_string(txf) + "," +
+		     std::to_string(tx) + ",0,0\n";
+	}
+	return s;
+}
+
+RunInputs run(const std::string &meta, const std::string &flows, const std::string &ports,
+              const std::string &queues = "")
+{
+	RunInputs in;
+	in.results = "R";
+	in.meta_path = "R/meta.env";
+	in.flows_path = "R/flows.csv";
+	in.ports_path = "R/fabric/ports.csv";
+	in.queues_path = "R/fabric/queues.csv";
+	in.flat_path = "R/fabric/summary.flat";
+	in.set = settings_from(Meta::parse(in.meta_path, "algo=hpcc\nlink_rate_bps=16000000\n"
+	                                                 "bottleneck=s0.r\ndata_prio=3\n"
+	                                                 "overhead=0\nwindow_mode=any\n" +
+	                                                         meta));
+	in.flows = parse_flows(in.flows_path, std::string(kFlowsHeader) + "\n" + flows);
+	in.ports = parse_ports(in.ports_path, ports);
+	in.queues =
+		parse_queues(in.queues_path, std::string(kQueuesHeader) + "\n" + queues, "s0.r", 3);
+	in.flat = parse_flat(in.flat_path, "total_drops 0\npfc_frames_sent 0\npfc_frames_rx 0\n");
+	return in;
+}
+
+std::string value(const Analysis &a, const std::string &key)
+{
+	for (const auto &[k, v] : a.summary)
+		if (k == key)
+			return v;
+	return "(no " + key + ")";
+}
+
+Options opts()
+{
+	Options o;
+	o.scenario.rate_avg_us = 10000; // 10 ms
+	o.scenario.hold_us = 50000;
+	o.scenario.settle_us = 10000;
+	o.scenario.pre_burst_us = 50000;
+	return o;
+}
+
+// long_short at 16 Mbit/s = 2000 bytes/ms: the long flow alone at the line
+// rate, 1000 B/ms while the short flow sends 1000 B/ms (100 to 200 ms), still
+// 1000 B/ms until RESUME_MS, then AFTER B/ms to 400 ms.
+RunInputs long_short_run(int resume_ms, std::uint64_t after, const std::string &extra = "")
+{
+	RxFn lng = [=](int ms) -> std::uint64_t {
+		return ms <= 100 ? 2000 : ms <= resume_ms ? 1000 : after;
+	};
+	RxFn sht = [](int ms) -> std::uint64_t { return ms > 100 && ms <= 200 ? 1000 : 0; };
+	return run("scenario=long_short\nlong_flow=long\nshort_flow=short\n" + extra,
+	           "long,h1,r,s0.h1,0,0.4,0,0.01,,ok\nshort,h2,r,s0.h2,0.1,0.2,0,0.01,0.1,ok\n",
+	           ports_csv({{"s0.h1", lng}, {"s0.h2", sht}}, 400));
+}
+
+} // namespace
+
+TEST(Scenario, CentredRateWithOverhead)
+{
+	// 1000 bytes and one frame per ms; 24 B of overhead: 8.192 Mbit/s
+	std::vector<PortSample> s;
+	for (std::uint64_t k = 0; k <= 10; ++k)
+		s.push_back({k * 1000, k * 1000, 0, 0, k});
+	Series r = centred_rate(s, 4000, 24);
+	ASSERT_EQ(r.size(), 11u);
+	for (const auto &[t, v] : r)
+		EXPECT_DOUBLE_EQ(v, 8.192) << t;
+	// a window narrower than the sampling interval holds one sample: none
+	EXPECT_TRUE(centred_rate(s, 500, 24).empty());
+	// 2000 bytes in (5, 6] ms only: the window 3..7 ms sees it over 4 ms
+	std::vector<PortSample> b;
+	for (std::uint64_t k = 0; k <= 10; ++k)
+		b.push_back({k * 1000, k >= 6 ? 2000u : 0u, 0, 0, 0});
+	r = centred_rate(b, 4000, 0);
+	EXPECT_DOUBLE_EQ(r[5].second, 2000.0 * 8 / 4000);
+	EXPECT_DOUBLE_EQ(r[9].second, 0); // 7..10 ms (the series' end)
+}
+
+TEST(Scenario, DataSpanSkipsSmallGrowth)
+{
+	std::vector<PortSample> s;
+	std::uint64_t v = 0;
+	for (std::uint64_t k = 0; k <= 10; ++k) {
+		// 300 bytes (a CM message) at 2 ms, data at 4..6 ms, 300 again at 9
+		v += k == 2 || k == 9 ? 300 : (k >= 4 && k <= 6 ? 1500 : 0);
+		s.push_back({k * 1000, v, 0, 0, 0});
+	}
+	auto sp = data_span(s, 0, 10000, 1000);
+	ASSERT_TRUE(sp.has_value());
+	EXPECT_EQ(*sp, std::make_pair(3000.0, 6000.0)); // (3, 4] .. (5, 6]
+	// any growth counts with a threshold of 1
+	EXPECT_EQ(*data_span(s, 0, 10000, 1), std::make_pair(1000.0, 9000.0));
+	// only from 5 ms on
+	EXPECT_EQ(*data_span(s, 5000, 10000, 1000), std::make_pair(4000.0, 6000.0));
+	EXPECT_FALSE(data_span(s, 7000, 8000, 1).has_value());
+}
+
+TEST(Scenario, ForwardMeansOverTheHold)
+{
+	// 1000 bytes per ms to 5 ms, then 2000: one frame per ms, 24 B each
+	std::vector<PortSample> s;
+	std::uint64_t v = 0;
+	for (std::uint64_t k = 0; k <= 10; ++k) {
+		v += k == 0 ? 0 : (k <= 5 ? 1000 : 2000);
+		s.push_back({k * 1000, v, 0, 0, k});
+	}
+	// from 3 ms over 4 ms: 2 x 1024 + 2 x 2024 bytes = 6096 B in 4 ms
+	Series m = forward_means(s, 3000, 10000, 4000, 24);
+	ASSERT_EQ(m.size(), 4u); // 3, 4, 5 and 6 ms: 6 + 4 = 10 ms is the last
+	EXPECT_EQ(m[0].first, 3000);
+	EXPECT_DOUBLE_EQ(m[0].second, 6096.0 * 8 / 4000);
+	EXPECT_DOUBLE_EQ(m[3].second, 2024.0 * 8 / 1000);
+	// 95 % of 16.192 Mbit/s: 15.3824; the means from 3, 4, 5 ms are 12.192,
+	// 14.192, 16.192: first at 5 ms
+	EXPECT_EQ(first_at_least(m, 0.95 * 16.192), 5000.0);
+	EXPECT_FALSE(first_at_least(m, 17).has_value());
+	// a hold longer than what is left: none
+	EXPECT_TRUE(forward_means(s, 3000, 10000, 8000, 24).empty());
+}
+
+TEST(Scenario, QueueDrainAfterThePeak)
+{
+	Series q = {{0, 0}, {1, 5}, {2, 30}, {3, 30}, {4, 12}, {5, 1}, {6, 8}};
+	auto d = queue_drain(q, 1, 4, 2);
+	ASSERT_TRUE(d.has_value());
+	EXPECT_EQ(d->peak_t_us, 2); // the first sample of the largest value
+	EXPECT_EQ(d->peak_bytes, 30);
+	EXPECT_EQ(d->drained_t_us, 5.0);
+	// at or below 1: never after the peak
+	d = queue_drain(q, 1, 4, 0.5);
+	EXPECT_FALSE(d->drained_t_us.has_value());
+	EXPECT_FALSE(queue_drain(q, 10, 20, 2).has_value());
+}
+
+TEST(Scenario, StepsOfAStaircase)
+{
+	// f1 0..30, f2 10..20, f3 10..30: {f1} {f1,f2,f3} {f1,f3}
+	auto st = flow_steps({{"f1", 0, 30}, {"f2", 10, 20}, {"f3", 10, 30}});
+	ASSERT_EQ(st.size(), 3u);
+	EXPECT_EQ(st[0].flows, std::vector<std::string>({"f1"}));
+	EXPECT_EQ(st[1].flows, std::vector<std::string>({"f1", "f2", "f3"}));
+	EXPECT_EQ(st[2].flows, std::vector<std::string>({"f1", "f3"}));
+	EXPECT_EQ(st[2].t0_us, 20);
+	EXPECT_EQ(st[2].t1_us, 30);
+	// a gap with no flow is no step; a flow without length is ignored
+	st = flow_steps({{"a", 0, 10}, {"b", 20, 30}, {"c", 5, 5}});
+	ASSERT_EQ(st.size(), 2u);
+	EXPECT_EQ(st[1].t0_us, 20);
+}
+
+TEST(Scenario, LongShortRecovery)
+{
+	// short flow's data: (100, 101] .. (199, 200] ms. From 230 ms the long
+	// flow receives 2000 B/ms: its mean over the 50 ms from T is at least 95 %
+	// of 16 Mbit/s (1900 B/ms) once at most 5 of them are before 230 ms,
+	// first at T = 225 ms, 25 ms after the short flow's end; 12.5 base RTTs
+	// of 2 ms
+	Analysis a = analyse(long_short_run(230, 2000, "base_rtt_ns=2000000\n"), opts());
+	EXPECT_EQ(value(a, "short_start_s"), "0.100000");
+	EXPECT_EQ(value(a, "short_end_s"), "0.200000");
+	EXPECT_EQ(value(a, "long_alone_pct"), "100.00");
+	EXPECT_EQ(value(a, "recovery_ms"), "25.0");
+	EXPECT_EQ(value(a, "recovery_rtts"), "12.5");
+	EXPECT_EQ(value(a, "recovery_pre_ms"), "25.0");
+	EXPECT_EQ(value(a, "long_after_max_pct"), "100.00");
+	EXPECT_EQ(value(a, "recovery_note"), "n/a");
+	ASSERT_TRUE(a.focus.has_value());
+	EXPECT_EQ(a.focus->kind, "recovery");
+	EXPECT_DOUBLE_EQ(a.focus->threshold, 15.2);
+	EXPECT_DOUBLE_EQ(*a.focus->mark_s, 0.025);
+	// rows: time since the short flow's end, long and short rate (10 ms
+	// centred means: full rate from 235 ms)
+	EXPECT_EQ(a.focus->columns, std::vector<std::string>({"long", "short"}));
+	EXPECT_EQ(a.focus->rows.front().size(), 3u);
+	EXPECT_NE(focus_dat(*a.focus).find("0.034000 15.200 0.000\n"), std::string::npos);
+	EXPECT_NE(focus_dat(*a.focus).find("0.035000 16.000 0.000\n"), std::string::npos);
+	EXPECT_NE(a.text.find("25.0 ms = 12.5 base RTTs"), std::string::npos) << a.text;
+}
+
+TEST(Scenario, LongShortNotRecovered)
+{
+	// back at 1800 B/ms = 90 %: never 95 % of the line rate, and no base
+	// RTT: no figure in RTTs either; 95 % of its rate alone is 1900: no
+	Analysis a = analyse(long_short_run(230, 1800), opts());
+	EXPECT_EQ(value(a, "recovery_ms"), "n/a");
+	EXPECT_EQ(value(a, "recovery_rtts"), "n/a");
+	EXPECT_EQ(value(a, "long_after_max_pct"), "90.00");
+	EXPECT_EQ(value(a, "recovery_note").rfind("not recovered: ", 0), 0u)
+		<< value(a, "recovery_note");
+	EXPECT_FALSE(a.focus->mark_s.has_value());
+	// recovered, but no base RTT: in ms only, and the note says why
+	a = analyse(long_short_run(230, 2000), opts());
+	EXPECT_EQ(value(a, "recovery_ms"), "25.0");
+	EXPECT_EQ(value(a, "recovery_rtts"), "n/a");
+	EXPECT_EQ(value(a, "recovery_note").rfind("no base RTT", 0), 0u);
+}
+
+TEST(Scenario, LongShortRolesThatCannotBeMeasured)
+{
+	Analysis a = analyse(long_short_run(230, 2000, "short_flow=nope\n"), opts());
+	EXPECT_EQ(value(a, "recovery_ms"), "n/a");
+	EXPECT_EQ(value(a, "recovery_note"), "short_flow nope is not a flow of flows.csv");
+	EXPECT_FALSE(a.focus.has_value());
+	// the long flow ends 40 ms after the short one: no 50 ms mean, no figure
+	RunInputs in = long_short_run(230, 2000);
+	for (PortSample &p : in.ports.series.at("s0.h1"))
+		if (p.t_us > 240000)
+			p.rx_bytes = in.ports.series.at("s0.h1")[240].rx_bytes;
+	a = analyse(in, opts());
+	EXPECT_EQ(value(a, "long_after_max_pct"), "n/a");
+	EXPECT_EQ(value(a, "recovery_note"),
+	          "the long flow's data ends less than 50 ms after the short flow's");
+	// without the roles, none of its keys
+	in = long_short_run(230, 2000);
+	in.set.long_flow.clear();
+	a = analyse(in, opts());
+	EXPECT_EQ(value(a, "recovery_ms"), "(no recovery_ms)");
+	EXPECT_THROW(settings_from(Meta::parse("m", "scenario=x\nalgo=a\nlink_rate_bps=1\n"
+	                                            "bottleneck=s.p\ndata_prio=3\n"
+	                                            "incast_flows=f1,,f2\n")),
+	             Error);
+}
+
+TEST(Scenario, IncastLongDrain)
+{
+	// long flow h0 at 1000 B/ms throughout; f1 and f2 send 2000 B/ms from
+	// 100 to 150 ms. Queue: 500 B before (p50 500 < a frame of 1082 B:
+	// threshold 1082), k * 1000 B at 100 + k ms up to 30 KB at 130 ms, then
+	// 2000 B less per ms: 0 at 145 ms, drained 45 ms after the burst's start
+	RxFn lng = [](int) -> std::uint64_t { return 1000; };
+	RxFn inc = [](int ms) -> std::uint64_t { return ms > 100 && ms <= 150 ? 2000 : 0; };
+	auto queue = [](int floor) {
+		std::string q;
+		for (int ms = 1; ms <= 300; ++ms) {
+			int b = ms < 100    ? 500
+			        : ms <= 130 ? (ms - 100) * 1000
+			                    : std::max(floor, 30000 - (ms - 130) * 2000);
+			if (b)
+				q += std::to_string(ms * 1000) + ",s0,99,r,3," + std::to_string(b) +
+				     ",1,0,0,0,0,0,0,0,0,0\n";
+		}
+		return q;
+	};
+	auto in = [&](int floor) {
+		return run(
+			"scenario=incast_long\nlong_flow=long\nincast_flows=f1,f2\n"
+			"base_rtt_ns=3000000\n",
+			"long,h0,r,s0.h0,0,0.3,0,0.01,,ok\nf1,h1,r,s0.h1,0.1,0.15,0,0.01,0.05,ok\n"
+			"f2,h2,r,s0.h2,0.1,0.15,0,0.01,0.05,ok\n",
+			ports_csv({{"s0.h0", lng}, {"s0.h1", inc}, {"s0.h2", inc}}, 300),
+			queue(floor));
+	};
+	Analysis a = analyse(in(0), opts());
+	EXPECT_EQ(value(a, "burst_start_s"), "0.100000");
+	EXPECT_EQ(value(a, "burst_end_s"), "0.150000");
+	EXPECT_EQ(value(a, "incast_peak_kb"), "30.000");
+	EXPECT_EQ(value(a, "incast_peak_ms"), "30.0");
+	EXPECT_EQ(value(a, "drain_threshold_kb"), "1.082");
+	EXPECT_EQ(value(a, "drain_ms"), "45.0");
+	EXPECT_EQ(value(a, "drain_rtts"), "15.0");
+	EXPECT_EQ(value(a, "drain_note"), "n/a");
+	ASSERT_TRUE(a.focus.has_value());
+	EXPECT_EQ(a.focus->kind, "drain");
+	EXPECT_DOUBLE_EQ(*a.focus->mark_s, 0.045);
+	// the queue never below 2 KB after the peak: not drained
+	a = analyse(in(2000), opts());
+	EXPECT_EQ(value(a, "drain_ms"), "n/a");
+	EXPECT_EQ(value(a, "drain_note").rfind("not drained", 0), 0u);
+}
+
+TEST(Scenario, FairnessJainPerStep)
+{
+	// f1 0..300 ms at 1000 B/ms; f2 100..200 ms at 500 B/ms: steps {f1},
+	// {f1, f2}: (1500)^2 / (2 (1000^2 + 500^2)) = 0.9, {f1}
+	RxFn f1 = [](int) -> std::uint64_t { return 1000; };
+	RxFn f2 = [](int ms) -> std::uint64_t { return ms > 100 && ms <= 200 ? 500 : 0; };
+	RunInputs in = run("scenario=fairness\n",
+	                   "f1,h1,r,s0.h1,0,0.3,0,0.01,,ok\nf2,h2,r,s0.h2,0.1,0.2,0,0.01,,ok\n",
+	                   ports_csv({{"s0.h1", f1}, {"s0.h2", f2}}, 300));
+	Analysis a = analyse(in, opts());
+	EXPECT_EQ(value(a, "jain_step.1.jain"), "1.0000");
+	EXPECT_EQ(value(a, "jain_step.2.start_s"), "0.100000");
+	EXPECT_EQ(value(a, "jain_step.2.flows"), "2");
+	EXPECT_EQ(value(a, "jain_step.2.jain"), "0.9000");
+	EXPECT_EQ(value(a, "jain_step.3.flows"), "1");
+	EXPECT_EQ(value(a, "jain_steps"), "1");
+	EXPECT_EQ(value(a, "jain_step_min"), "0.9000");
+	// a settling time longer than the steps: nothing to measure
+	Options o = opts();
+	o.scenario.settle_us = 150000;
+	a = analyse(in, o);
+	EXPECT_EQ(value(a, "jain_step.2.jain"), "n/a");
+	EXPECT_EQ(value(a, "jain_step_min"), "n/a");
+	EXPECT_EQ(value(a, "jain_step_note"),
+	          "no step with two or more flows long enough to settle");
+}
+
+TEST(Scenario, ComparisonColumnsAndSections)
+{
+	Analysis a1 = analyse(long_short_run(230, 2000, "base_rtt_ns=2000000\n"), opts());
+	Analysis a2 = analyse(long_short_run(230, 1800, "label=slow\n"), opts());
+	Analysis a3 = analyse(long_short_run(230, 1800, "label=none\nshort_flow=x\n"), opts());
+	std::vector<CompareRun> runs;
+	for (const Analysis *a : {&a1, &a2, &a3})
+		runs.push_back({"R", "W", parse_summary(summary_csv(*a)), a});
+	std::string csv = comparison_csv(runs);
+	std::string head = csv.substr(0, csv.find('\n'));
+	EXPECT_NE(head.find(",fct_mean_s,jain_step_min,recovery_ms,recovery_rtts,"),
+	          std::string::npos)
+		<< head;
+	// hpcc: recovered; slow: n/a (and no Jain per step in this scenario)
+	EXPECT_NE(csv.find("\nhpcc,"), std::string::npos);
+	EXPECT_NE(csv.find(",n/a,25.0,12.5,25.0,100.00,n/a,n/a,n/a\n"), std::string::npos) << csv;
+	std::string txt = comparison_txt("long_short", runs);
+	EXPECT_NE(txt.find("long flow recovery"), std::string::npos) << txt;
+	EXPECT_NE(txt.find("not recovered: "), std::string::npos) << txt;
+	EXPECT_EQ(txt.find("queue after the incast"), std::string::npos);
+	// a run without the figures: n/a and why, no unit after n/a
+	EXPECT_NE(txt.find("short_flow x is not a flow of flows.csv"), std::string::npos) << txt;
+	EXPECT_EQ(txt.find("n/a%"), std::string::npos) << txt;
+	PlotContext c{"png", "D", "t", "10 ms"};
+	std::string gp = cmp_focus_gp(c, runs);
+	EXPECT_NE(gp.find("'W/focus.dat' using 1:2"), std::string::npos) << gp;
+	EXPECT_NE(gp.find("set output 'D/recovery.png'"), std::string::npos) << gp;
+	for (CompareRun &r : runs)
+		r.analysis = nullptr;
+	EXPECT_EQ(cmp_focus_gp(c, runs), "");
+}
