@@ -56,7 +56,15 @@ selftests() {
 		echo "---- ${dirs[$k]##*/} of $parts: $(tr '\n' ' ' <"${dirs[$k]}/tests.list")----"
 		cat "${dirs[$k]}/run.log"
 	done
-	echo "selftests on $what: $((SECONDS - t0)) s ($parts test kernels side by side)"
+	# the tests TESTS marks "alone", in one kernel after the parts
+	names=$("$RXECC_TOP/selftests/rxe_cc/run.sh" --list --alone "${sela[@]}" | tr '\n' ' ')
+	if [ -n "$names" ]; then
+		mkdir -p "$out/alone"
+		echo "---- alone: $names----"
+		selftest_run "$runner" "$kd" "$out/alone" "$names" "$@"
+		dirs+=("$out/alone")
+	fi
+	echo "selftests on $what: $((SECONDS - t0)) s ($parts test kernels side by side${names:+, then $names alone})"
 	for k in "${!dirs[@]}"; do
 		selftest_count "${dirs[$k]}" "$what"
 	done

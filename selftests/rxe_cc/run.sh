@@ -1,27 +1,45 @@
 #!/bin/bash
 # Run rxe_cc selftests with TAP output (kselftest style).
 #
-#   selftests/rxe_cc/run.sh [-t SECONDS] [--testbed um|qemu] [--shard K/N]
-#                           [--list] [TEST...]
+#   selftests/rxe_cc/run.sh [-t SECONDS] [--testbed um|qemu]
+#                           [--shard K/N | --alone] [--list] [TEST...]
 #
 # Runs the named tests (default: every test in TESTS, or with --testbed
 # those scripts/test runs on that testbed), each with a timeout. Exit status
 # 0 if none failed. --list prints the selection instead. --shard K/N keeps
 # the K-th of N parts of the selection whose typical durations (TESTS)
-# are about equal, so that N test kernels can run them side by side. With
-# RXECC_OUT set, the TAP stream is also written to $RXECC_OUT/selftests.tap.
+# are about equal, so that N test kernels can run them side by side; with
+# N > 1 it leaves out the tests TESTS marks "alone" (their timing must not
+# share the machine with another test kernel), which --alone keeps, to run
+# after the parts. With RXECC_OUT set, the TAP stream is also written to
+# $RXECC_OUT/selftests.tap.
 DIR=$(cd "$(dirname "$0")" && pwd)
 TIMEOUT=${RXECC_SELFTEST_TIMEOUT:-1200}
 
 # select_tests TESTBED: the names in TESTS for TESTBED ("" for all). A
-# line is "NAME [qemu|both] [~SECONDS]": no mark runs on the fast testbed
-# (um), qemu only on QEMU, both on both.
+# line is "NAME [qemu|both|alone] [~SECONDS]": no mark runs on the fast
+# testbed (um), qemu only on QEMU, both on both, alone on um (see --shard).
 select_tests() {
 	awk -v tb="$1" '
 		/^#/ || NF == 0 { next }
 		{ mark = ""; for (i = 2; i <= NF && $i !~ /^#/; i++) if ($i !~ /^~/) mark = $i }
-		tb == "" || (tb == "um" && mark != "qemu") || (tb == "qemu" && mark != "") { print $1 }
+		tb == "" || (tb == "um" && mark != "qemu") ||
+			(tb == "qemu" && mark != "" && mark != "alone") { print $1 }
 	' "$DIR/TESTS"
+}
+
+# alone ALONE TEST...: the tests marked "alone" in TESTS (ALONE 1) or the
+# others (ALONE 0), in the order given
+alone() {
+	local want=$1
+	shift
+	printf '%s\n' "$@" | awk -v want="$want" '
+		FNR == NR {
+			if ($0 ~ /^#/ || NF == 0) next
+			for (i = 2; i <= NF && $i !~ /^#/; i++) if ($i == "alone") a[$1] = 1
+			next
+		}
+		(want == 1) == ($1 in a) { print $1 }' "$DIR/TESTS" -
 }
 
 # shard K N TEST...: the tests of part K of N, in the order given. The
@@ -57,11 +75,11 @@ shard() {
 }
 
 usage() {
-	echo "usage: ${0##*/} [-t SECONDS] [--testbed um|qemu] [--shard K/N] [--list] [TEST...]"
+	echo "usage: ${0##*/} [-t SECONDS] [--testbed um|qemu] [--shard K/N | --alone] [--list] [TEST...]"
 	echo "tests: $(select_tests "" | tr '\n' ' ')"
 }
 
-testbed='' list=0 shard=''
+testbed='' list=0 shard='' only_alone=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-t)
@@ -86,6 +104,7 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	--list) list=1; shift ;;
+	--alone) only_alone=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	-*) echo "${0##*/}: unknown option $1" >&2; usage >&2; exit 2 ;;
 	*) break ;;
@@ -98,8 +117,19 @@ if [ $# -gt 0 ]; then
 else
 	read -r -a tests <<<"$(select_tests "$testbed" | tr '\n' ' ')"
 fi
+if [ -n "$shard" ] && [ "$only_alone" = 1 ]; then
+	echo "${0##*/}: --shard and --alone exclude each other" >&2
+	exit 2
+fi
+if [ "$only_alone" = 1 ] && [ ${#tests[@]} -gt 0 ]; then
+	read -r -a tests <<<"$(alone 1 "${tests[@]}" | tr '\n' ' ')"
+fi
 if [ -n "$shard" ] && [ ${#tests[@]} -gt 0 ]; then
-	read -r -a tests <<<"$(shard "${shard%/*}" "${shard#*/}" "${tests[@]}" | tr '\n' ' ')"
+	if [ "${shard#*/}" -gt 1 ]; then
+		read -r -a tests <<<"$(alone 0 "${tests[@]}" | tr '\n' ' ')"
+	fi
+	[ ${#tests[@]} -eq 0 ] ||
+		read -r -a tests <<<"$(shard "${shard%/*}" "${shard#*/}" "${tests[@]}" | tr '\n' ' ')"
 fi
 for t in ${tests[@]+"${tests[@]}"}; do
 	[ -x "$DIR/$t.sh" ] || { echo "${0##*/}: no such test: $t" >&2; usage >&2; exit 2; }

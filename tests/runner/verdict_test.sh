@@ -158,6 +158,32 @@ if "$tmp/sh/run.sh" --list a --shard 1/2 >/dev/null 2>&1; then
 else
 	echo "ok run_sh_list_unknown_name"
 fi
+# a test marked alone: in no part of two or more, in the only part of one,
+# and what --alone lists; on um like an unmarked one, never on QEMU
+mkdir -p "$tmp/al"
+cp "$run_sh" "$tmp/al/run.sh"
+printf 'a ~50\np alone ~80\nb both ~10\nc ~40\n' >"$tmp/al/TESTS"
+for t in a p b c; do printf '#!/bin/bash\nexit 0\n' >"$tmp/al/$t.sh"; done
+chmod +x "$tmp/al"/*.sh
+for want in "--shard 1/2:a " "--shard 2/2:b c " "--shard 1/1:a p b c " "--alone:p " \
+	"--alone --testbed um:p " "--alone --testbed qemu:" "--testbed qemu:b " \
+	"--testbed um:a p b c " "--alone a b:" "--alone c p:p "; do
+	args=${want%%:*}
+	# shellcheck disable=SC2086
+	got=$("$tmp/al/run.sh" --list $args 2>&1 | tr '\n' ' ')
+	if [ "$got" = "${want#*:}" ]; then
+		echo "ok run_sh_alone '$args'"
+	else
+		echo "FAIL run_sh_alone '$args': got '$got', want '${want#*:}'"
+		bad=1
+	fi
+done
+if "$tmp/al/run.sh" --list --alone --shard 1/2 >/dev/null 2>&1; then
+	echo "FAIL run_sh_alone_shard: --alone with --shard accepted"
+	bad=1
+else
+	echo "ok run_sh_alone_shard"
+fi
 for s in 0/2 3/2 2 1/0 x/y; do
 	if "$tmp/sh/run.sh" --list --shard "$s" >/dev/null 2>&1; then
 		echo "FAIL run_sh_shard_bad: --shard $s accepted"
