@@ -102,6 +102,7 @@ tcd_of() { grep -e '^tcd' -e '^ecn' "$1/topology.txt" | tr '\n' ' '; }
 [ "$(tcd_of "$TMP/t1")" = 'tcd *:* prio=3 thr=2200B max_ton=9796960ns ' ] ||
 	fail "acc at 100M: $(tcd_of "$TMP/t1")"
 grep -qx 'tcd=1' "$TMP/t1/meta.env" || fail "acc: no tcd=1 in meta.env"
+grep -qx 'ack_dscp=48' "$TMP/t1/meta.env" || fail "acc: ACKs not on DSCP 48 in meta.env"
 grep -qx 'ecn=' "$TMP/t1/meta.env" || fail "acc: RED in meta.env"
 "$EXP" --prepare-only -o "$TMP/t2" --algo acc --rate 25M victim >/dev/null || fail "acc victim at 25M"
 [ "$(tcd_of "$TMP/t2")" = 'tcd *:* prio=3 thr=2200B max_ton=39127840ns ' ] ||
@@ -114,6 +115,8 @@ grep -qx 'ecn=' "$TMP/t1/meta.env" || fail "acc: RED in meta.env"
 [ "$(tcd_of "$TMP/t4")" = 'ecn *:* prio=3 kmin=40000B kmax=160000B pmax=0.2 ' ] ||
 	fail "acc --no-tcd: $(tcd_of "$TMP/t4")"
 grep -qx 'tcd=0' "$TMP/t4/meta.env" || fail "acc --no-tcd: no tcd=0 in meta.env"
+grep -qx 'ack_dscp=' "$TMP/t4/meta.env" || fail "acc --no-tcd: ACKs on their own class"
+grep -qx 'ack_dscp=' "$TMP/i3/meta.env" || fail "dcqcn: ACKs on their own class"
 grep -q '^tcd' "$TMP/i3/topology.txt" && fail "dcqcn: TCD in the topology without --tcd"
 
 # long_short: the long flow for --duration, the 1 MB short flow from a
