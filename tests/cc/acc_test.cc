@@ -813,6 +813,64 @@ TEST(AccAlgorithm1, IdleTimeIsNotAnAckGap)
 	EXPECT_FALSE(q.halted());
 }
 
+// The QP's own halt is no shortage of ACKs: after a halt that outlasted its
+// queue, the first congested period's R is measured over T (or from the
+// halt's end), not from the last ACK before the halt. Measured from that
+// ACK, an over-long halt would make the next R smaller and the next halt
+// longer still (the cc_acc runs that reached the ceiling).
+TEST(AccAlgorithm1, HaltTimeIsNotAnAckGap)
+{
+	Acc q;
+	q.sends(0, 100);
+	for (int i = 0; i < 100; i++) {
+		uint64_t t = 50 * kUs + 500 * static_cast<uint64_t>(i);
+		if (i % 4 == 0)
+			q.ack(t, 1, kPkt, kCe);
+		q.send(t);
+	}
+	q.timer(100 * kUs); // the worked example: halted to 250 us
+	q.acks(100 * kUs, 25, 2000, kCe);
+	q.timer(150 * kUs); // extended to 400 us
+	ASSERT_EQ(q.halt_end(), 400 * kUs);
+	// the queue drains by 195 us: 149 of the 150 packets left are ACKed
+	q.acks(150 * kUs, 149, 300, kNo);
+	for (uint64_t t = 200 * kUs; t <= 400 * kUs; t += kT)
+		q.timer(t);
+	EXPECT_FALSE(q.halted());
+	EXPECT_EQ(q.st("empty_periods", 400 * kUs), 4u);
+	// after the halt: 100 sends, 10 CE ACKs at 420 .. 438 us
+	q.sends(400 * kUs, 100);
+	q.acks(420 * kUs, 10, 2000, kCe);
+	q.timer(450 * kUs);
+	EXPECT_EQ(q.st("class", 450 * kUs), static_cast<uint64_t>(kCongested));
+	// 6250 B in T = 1 Gbit/s; from the ACK at 194.4 us it would be 205 Mbit/s
+	EXPECT_EQ(q.st("ack_rate_kbps", 450 * kUs), 1'000'000u);
+	EXPECT_EQ(q.rate_kbps(), 1'000'000u);
+	EXPECT_EQ(q.st("halts", 450 * kUs), 1u); // dS = 0: no halt
+}
+
+// With T longer than the RTT a period's own ACKs fall in it, so dS - dA
+// can exceed what is still in flight; the halt drains at most that.
+TEST(AccAlgorithm1, HaltDrainsAtMostTheBytesInFlight)
+{
+	Acc q;
+	q.sends(0, 1);
+	q.ack(50 * kUs, 1, kPkt, kNo); // period 1 = [50, 100)
+	q.sends(51 * kUs, 20);
+	q.acks(80 * kUs, 10, 1000, kNo); // 10 of the 20 already
+	q.timer(100 * kUs);
+	EXPECT_EQ(q.st("class", 100 * kUs), static_cast<uint64_t>(kClear));
+	q.ack(120 * kUs, 1, kPkt, kCe);
+	q.timer(150 * kUs);
+	EXPECT_EQ(q.st("class", 150 * kUs), static_cast<uint64_t>(kCongested));
+	EXPECT_EQ(q.st("delta_s_bytes", 150 * kUs), 20u * kPkt);
+	EXPECT_EQ(q.st("delta_a_bytes", 150 * kUs), 1u * kPkt);
+	EXPECT_EQ(q.st("ack_rate_kbps", 150 * kUs), 100'000u); // 625 B / T
+	// 9 packets in flight, not dS - dA = 19: 5625 B at 100 Mbit/s = 450 us
+	ASSERT_TRUE(q.halted());
+	EXPECT_EQ(q.halt_end(), 600 * kUs);
+}
+
 // ---- the halt ceiling -----------------------------------------------------------
 
 TEST(AccHalt, CeilingCapsTheHaltAndTheExtension)

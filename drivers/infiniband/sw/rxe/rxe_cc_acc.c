@@ -32,10 +32,11 @@
  * Readings beyond specs/acc.md §2.11: R is kept within [1 kbit/s, line]
  * and R_s within [min_rate_kbps, line]; a period that ends with nothing in
  * flight and no ACK is idle time, so the bytes sent before it are no
- * backlog and the next ACK's gap is not an ACK inter-arrival time; the
- * one-shot extension of a halt that is already over halts the QP again
- * from the end of T_{i+1}, and it is dropped if T_{i+1} is not congested,
- * also for want of ACKs.
+ * backlog and the next ACK's gap is not an ACK inter-arrival time, nor is
+ * the time the QP spent halted; the excess a halt drains is at most the
+ * bytes in flight; the one-shot extension of a halt that is already over
+ * halts the QP again from the end of T_{i+1}, and it is dropped if T_{i+1}
+ * is not congested, also for want of ACKs.
  *
  * Fixed point (specs/acc.md §4.1): rates in kbit/s (u64, at most
  * RXE_CC_RATE_KBPS_MAX), bytes as the framework charges them (whole
@@ -402,9 +403,13 @@ static void acc_congested(const struct acc_cfg *c, struct acc_qp *s, u64 t,
 		}
 		if (ds <= da)
 			return;
-		/* lines 28-32: halt for (dS - dA) / R */
+		/*
+		 * lines 28-32: halt for (dS - dA) / R. The excess waits in
+		 * the network, so it is at most the bytes in flight.
+		 */
+		x = min(ds - da, s->snd_nxt - s->snd_una);
 		s->halt_start = t;
-		s->halt_end = t + acc_time_ns(ds - da, r);
+		s->halt_end = t + acc_time_ns(x, r);
 		acc_cap_halt(c, s);
 		s->halt = true;
 		s->ext_pending = true;
@@ -468,13 +473,21 @@ static void acc_classify(const struct acc_cfg *c, struct acc_qp *s, u64 t,
 			 u64 sent, u32 *ev)
 {
 	u64 ds = s->s_pend, da = s->snd_una - s->snd_una_ps, dt = c->t_ns, r;
+	u64 from = s->t_last_ack_prev;
 
 	s->s_pend = sent;
 	s->delta_s = ds;
 	s->delta_a = da;
-	/* §4.3: one ACK in several periods: its inter-arrival time (A6) */
-	if (s->prev_ack && s->t_last_ack - s->t_last_ack_prev > dt)
-		dt = s->t_last_ack - s->t_last_ack_prev;
+	/*
+	 * §4.3: one ACK in several periods: its inter-arrival time (A6),
+	 * counted from the last halt's end if that is later: the QP's own
+	 * halt is no shortage of ACKs. Otherwise an over-long halt would
+	 * shrink the next R and so lengthen the next halt, without end.
+	 */
+	if (s->halts && rxe_cc_before(from, s->halt_end))
+		from = s->halt_end;
+	if (s->prev_ack && (s64)(s->t_last_ack - from) > (s64)dt)
+		dt = s->t_last_ack - from;
 	/* R is at least 1 kbit/s and, like R_s, at most the line rate */
 	r = clamp_t(u64, acc_kbps(da, dt), 1, c->line);
 	s->ack_rate_meas = r;
