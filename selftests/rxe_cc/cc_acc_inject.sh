@@ -40,39 +40,12 @@ rxecc dev set rxe_b algo acc line_rate 100M >/dev/null || die "acc on rxe_b"
 ip netns exec ai_a tc qdisc add dev va root tbf rate 1mbit burst 4kb limit 1mb ||
 	die "tbf on va"
 
-# ctr NAME: a port counter of rxe_a (a builtin read: no process)
-ctr() {
-	local v
-	read -r v <"/sys/class/infiniband/rxe_a/ports/1/hw_counters/$1"
-	echo "$v"
-}
-# snap: the sending QP's driver fields (rdma resource -dd) into SNAP;
-# f NAME: one of them
-snap() { SNAP=$(rdma resource show qp link rxe_a/1 lqpn "$SQPN" -dd); }
-f() { awk -v k="drv_$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' <<<"$SNAP"; }
-sq_psn() {
-	rdma resource show qp link rxe_a/1 lqpn "$SQPN" |
-		awk '{ for (i = 1; i < NF; i++) if ($i == "sq-psn") print $(i + 1) }'
-}
-# settle FUNC WANT: FUNC's value once it has reached WANT (then a moment
-# later, so that a count past WANT shows) or has stopped changing for 2 s
-# (at most 20 s)
-settle() {
-	local fn=$1 want=$2 v prev='' t0=$SECONDS tc=$SECONDS
-	while :; do
-		v=$($fn)
-		if [ "$v" -ge "$want" ]; then
-			nap 0.5
-			v=$($fn)
-			break
-		fi
-		[ "$v" != "$prev" ] && tc=$SECONDS
-		prev=$v
-		[ $((SECONDS - tc)) -ge 2 ] || [ $((SECONDS - t0)) -ge 20 ] && break
-		nap 0.2
-	done
-	echo "$v"
-}
+# ctr NAME: a port counter of rxe_a; snap: the sending QP's driver fields
+# (rdma resource -dd), f NAME: one of them; sq_psn: its next send PSN
+ctr() { hw_counter rxe_a "$1"; }
+snap() { qp_snap rxe_a "$SQPN"; }
+f() { snap_field "$1"; }
+sq_psn() { qp_sq_psn rxe_a "$SQPN"; }
 # marked: ACC's periods classified with marks, halts and refused marks
 marked() {
 	snap

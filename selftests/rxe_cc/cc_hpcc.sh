@@ -24,44 +24,15 @@
 . "$(dirname "$0")/fabric_lib.sh"
 require_root
 
-EXP=$RXECC_TOP/scripts/experiment
-EXPVM=$RXECC_TOP/scripts/experiment-vm
 dmesg_mark
 # Mbit/s: 25, or less on a host too slow for four senders to exceed it
 RATE=$(fabric_link_mbit 25)
 
-# run TAG OPTIONS...: the 4:1 incast; sets QMAX, Q99 (bytes), UTIL (bit/s
-# over the window in which all four flows send), DROPS, PAUSES (PFC frames
-# the switch sent)
-run() {
-	local r=$TMP/$1 a b tag=$1
-	shift
-	"$EXP" --prepare-only -o "$r" "$@" --hosts 4 --rate "${RATE}M" \
-		--duration 5 incast >/dev/null || die "experiment --prepare-only ($tag)"
-	set -- "$tag"
-	"$EXPVM" "$r" | sed "s/^/# $1: /"
-	check "$1: every flow completed" test "${PIPESTATUS[0]}" = 0
-	QMAX=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.max_queue_bytes") ||
-		fail "$1: no queue maximum"
-	Q99=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.queue_bytes_p99") ||
-		fail "$1: no queue p99"
-	DROPS=$(flat_value "$r/fabric/summary.flat" total_drops) || fail "$1: no total_drops"
-	PAUSES=$(flat_value "$r/fabric/summary.flat" pfc_frames_sent) || fail "$1: no pfc_frames_sent"
-	a=$(awk -F= '$1 == "window_start_us" { print $2 / 1e6 }' "$r/meta.env")
-	b=$(awk -F= '$1 == "window_end_us" { print $2 / 1e6 }' "$r/meta.env")
-	check "$1: the four flows overlapped" test -n "$a"
-	UTIL=$(port_rate "$r/fabric/ports.csv" s0.r tx "${a:-0}" "${b:-0}")
-	log "$1: queue max $QMAX bytes, p99 $Q99 bytes, bottleneck $UTIL bit/s over [$a, $b] s" \
-		"($(awk -v u="$UTIL" -v r="$RATE" 'BEGIN { printf "%.1f", u / r / 1e4 }')% of $RATE Mbit/s)," \
-		"drops $DROPS, PAUSE frames $PAUSES"
-	R=$r
-}
-
-run dcqcn --algo dcqcn
+incast_run dcqcn --algo dcqcn
 dq=$QMAX dq99=$Q99 du=$UTIL
 # W_init = RATE x T / 8; W_AI = W_init x 5% / 4
 t_us=8000
-run hpcc --algo hpcc --param base_rtt_us=$t_us \
+incast_run hpcc --algo hpcc --param base_rtt_us=$t_us \
 	--param w_ai_bytes=$((RATE * t_us / 8 * 5 / 100 / 4))
 stamped=$(flat_value "$R/fabric/summary.flat" s0.r.int_stamped) || fail "hpcc: no int_stamped"
 taken=$(host_counter_sum "$R/hosts" cc_int_rx) || fail "hpcc: no cc_int_rx"

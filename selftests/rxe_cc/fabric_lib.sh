@@ -335,6 +335,22 @@ flow_field() {
 		$1 == f { print $c[col] }' "$1"
 }
 
+# report_value DIR KEY: KEY's value in DIR/summary.csv, written by
+# rxecc-report (report_run); nothing and status 1 if it is missing or n/a
+report_value() {
+	awk -F, -v k="$2" '$1 == k && $2 != "n/a" { print $2; f = 1 } END { exit !f }' \
+		"$1/summary.csv" 2>/dev/null || {
+		echo "# FAIL: report_value: no $2 in $1/summary.csv" >&2
+		return 1
+	}
+}
+
+# report_run DIR: rxecc-report's tables (no plots) of the results in DIR
+report_run() {
+	"$RXECC_TOP/build/user/bin/rxecc-report" --no-plots "$1" >"$1/report.log" 2>&1 ||
+		die "rxecc-report $1: $(tail -1 "$1/report.log")"
+}
+
 # flat_value FILE KEY: a value of a summary.flat (or hosts/*.counters)
 # file, lines "KEY VALUE". A key that is not there (renamed, misspelt, a
 # file not written) prints nothing, says so on stderr and returns 1:
@@ -391,6 +407,38 @@ sender_capacity() {
 	[ "${rate:-0}" -gt 0 ] || return 1
 	sender_capacity_store "$rate"
 	echo "$rate"
+}
+
+# incast_run TAG OPTIONS...: a 4:1 incast at $RATE Mbit/s for 5 s through
+# the fabric, by scripts/experiment --prepare-only OPTIONS and
+# scripts/experiment-vm in $TMP/TAG, its output logged with TAG; checks
+# that every flow completed and that the four flows overlapped, and sets
+# R (the results), QMAX, Q99 (bytes, the bottleneck's data queue), UTIL
+# (bit/s over the window in which all four flows send), DROPS, PAUSES (PFC
+# frames the switch sent)
+incast_run() {
+	local r=$TMP/$1 a b tag=$1
+	shift
+	"$RXECC_TOP/scripts/experiment" --prepare-only -o "$r" "$@" --hosts 4 \
+		--rate "${RATE}M" --duration 5 incast >/dev/null ||
+		die "experiment --prepare-only ($tag)"
+	set -- "$tag"
+	"$RXECC_TOP/scripts/experiment-vm" "$r" | sed "s/^/# $1: /"
+	check "$1: every flow completed" test "${PIPESTATUS[0]}" = 0
+	QMAX=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.max_queue_bytes") ||
+		fail "$1: no queue maximum"
+	Q99=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.queue_bytes_p99") ||
+		fail "$1: no queue p99"
+	DROPS=$(flat_value "$r/fabric/summary.flat" total_drops) || fail "$1: no total_drops"
+	PAUSES=$(flat_value "$r/fabric/summary.flat" pfc_frames_sent) || fail "$1: no pfc_frames_sent"
+	a=$(awk -F= '$1 == "window_start_us" { print $2 / 1e6 }' "$r/meta.env")
+	b=$(awk -F= '$1 == "window_end_us" { print $2 / 1e6 }' "$r/meta.env")
+	check "$1: the four flows overlapped" test -n "$a"
+	UTIL=$(port_rate "$r/fabric/ports.csv" s0.r tx "${a:-0}" "${b:-0}")
+	log "$1: queue max $QMAX bytes, p99 $Q99 bytes, bottleneck $UTIL bit/s over [$a, $b] s" \
+		"($(awk -v u="$UTIL" -v r="$RATE" 'BEGIN { printf "%.1f", u / r / 1e4 }')% of $RATE Mbit/s)," \
+		"drops $DROPS, PAUSE frames $PAUSES"
+	R=$r
 }
 
 # fabric_link_mbit MAX: a link rate in Mbit/s for a fabric test: MAX, or 40%

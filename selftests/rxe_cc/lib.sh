@@ -393,9 +393,12 @@ cnp_class_args() {
 	fi
 }
 
-# hw_counter DEV NAME: a port counter of an rxe device
+# hw_counter DEV NAME: a port counter of an rxe device (a builtin read: no
+# process, for tests that poll counters)
 hw_counter() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+	local v
+	read -r v <"/sys/class/infiniband/$1/ports/1/hw_counters/$2" || return
+	echo "$v"
 }
 
 # qpns DEV: the QP numbers of a device's RC QPs, one per line
@@ -490,4 +493,37 @@ need_aimd_ko() { [ -f "$RXECC_AIMD_KO" ] || die "$RXECC_AIMD_KO not built (make 
 qp_field() {
 	rdma resource show qp link "$1/1" lqpn "$2" -dd |
 		awk -v k="drv_$3" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
+}
+
+# qp_snap DEV QPN: the driver fields of a QP's restrack view (rdma resource
+# show qp -dd) into QP_SNAP, read with snap_field NAME (drv_NAME's value)
+qp_snap() { QP_SNAP=$(rdma resource show qp link "$1/1" lqpn "$2" -dd); }
+snap_field() {
+	awk -v k="drv_$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' <<<"$QP_SNAP"
+}
+
+# qp_sq_psn DEV QPN: the QP's next send PSN
+qp_sq_psn() {
+	rdma resource show qp link "$1/1" lqpn "$2" |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "sq-psn") print $(i + 1) }'
+}
+
+# settle FUNC WANT: FUNC's value once it has reached WANT (then a moment
+# later, so that a count past WANT shows) or has stopped changing for 2 s
+# (at most 20 s)
+settle() {
+	local fn=$1 want=$2 v prev='' t0=$SECONDS tc=$SECONDS
+	while :; do
+		v=$($fn)
+		if [ "$v" -ge "$want" ]; then
+			nap 0.5
+			v=$($fn)
+			break
+		fi
+		[ "$v" != "$prev" ] && tc=$SECONDS
+		prev=$v
+		[ $((SECONDS - tc)) -ge 2 ] || [ $((SECONDS - t0)) -ge 20 ] && break
+		nap 0.2
+	done
+	echo "$v"
 }

@@ -123,8 +123,7 @@ void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	 * ACK syndrome) inside the send window; marks on any other are
 	 * counted and left. A NAK carries no echo.
 	 */
-	if (READ_ONCE(cc->tcd) && (pkt->mask & RXE_AETH_MASK) &&
-	    (aeth_syn(pkt) & AETH_TYPE_MASK) == AETH_ACK) {
+	if (READ_ONCE(cc->tcd) && rxe_cc_aeth_ack(pkt)) {
 		marks = pkt->hdr[4] & (RXE_CC_TCD_BECN | RXE_CC_TCD_CE_CNT |
 				       RXE_CC_TCD_UE);
 		if (rxe_cc_in_window(qp, pkt)) {

@@ -124,6 +124,9 @@ static inline bool rxe_cc_int_ack_op(u8 opcode)
 
 u32 rxe_cc_int_tx_bytes(const struct rxe_qp *qp);
 
+/* A response that acknowledges: an AETH with an ACK syndrome, no NAK */
+bool rxe_cc_aeth_ack(struct rxe_pkt_info *pkt);
+
 /* ---- rxe_cc_qp.c: QP context, hook runner, timer --------------------------- */
 
 u32 rxe_cc_qp_after(struct rxe_qp *qp);

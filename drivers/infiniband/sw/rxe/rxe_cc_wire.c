@@ -266,13 +266,18 @@ static void rxe_cc_tcd_put(struct rxe_pkt_info *pkt)
 	rxe_counter_inc(to_rdev(pkt->qp->ibqp.device), RXE_CNT_CC_TCD_ECHO_TX);
 }
 
+bool rxe_cc_aeth_ack(struct rxe_pkt_info *pkt)
+{
+	return (pkt->mask & RXE_AETH_MASK) &&
+	       (aeth_syn(pkt) & AETH_TYPE_MASK) == AETH_ACK;
+}
+
 __be16 rxe_cc_udp_prepare_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 {
 	struct rxe_bth *bth = (struct rxe_bth *)pkt->hdr;
 
 	bth->qpn |= cpu_to_be32(RXE_CC_BTH_CAP);
-	if ((pkt->mask & RXE_AETH_MASK) && READ_ONCE(pkt->qp->cc.tcd) &&
-	    (aeth_syn(pkt) & AETH_TYPE_MASK) == AETH_ACK)
+	if (READ_ONCE(pkt->qp->cc.tcd) && rxe_cc_aeth_ack(pkt))
 		rxe_cc_tcd_put(pkt);
 	/* rxe_init_packet() put the shim, if any, right before the BTH */
 	if (pkt->hdr != skb->data)
