@@ -9,9 +9,13 @@
 # marked CE, and every mark it made was echoed by the receiver and taken
 # by a sender's algorithm exactly once (no echo refused, none out of the
 # window); the senders halted, and no halt reached the ceiling.
-# Utilisation: the paper's ACC keeps the link busy; here ACC reaches 78-83 %
+# Utilisation: the paper's ACC keeps the link busy; here ACC reaches 76-87 %
 # against DCQCN's 99 % (acc.rst, "Figures"), so the test asserts at least
-# 0.7 x DCQCN's in the same run and prints both.
+# 0.7 x DCQCN's in the same run and prints both. It also prints, from
+# rxecc-report, how long each algorithm's aggregate computed rate took to
+# come down to the link rate after the first cut, and ACC's halts against
+# the backlog they should drain; on this testbed neither matches the
+# paper (acc.rst), so they are figures, not checks.
 #
 # The link runs at 25 Mbit/s, as cc_hpcc's. ACC's period T must be at least
 # the RTT its ACKs see, and on User-Mode Linux ACKs come in bursts: with
@@ -21,38 +25,9 @@
 . "$(dirname "$0")/fabric_lib.sh"
 require_root
 
-EXP=$RXECC_TOP/scripts/experiment
-EXPVM=$RXECC_TOP/scripts/experiment-vm
 dmesg_mark
 # Mbit/s: 25, or less on a host too slow for four senders to exceed it
 RATE=$(fabric_link_mbit 25)
-
-# run TAG OPTIONS...: the 4:1 incast; sets Q99 (bytes), QMAX, UTIL (bit/s
-# over the window in which all four flows send), DROPS, PAUSES (PFC frames
-# the switch sent), R (its results)
-run() {
-	local r=$TMP/$1 a b tag=$1
-	shift
-	"$EXP" --prepare-only -o "$r" "$@" --hosts 4 --rate "${RATE}M" \
-		--duration 5 incast >/dev/null || die "experiment --prepare-only ($tag)"
-	set -- "$tag"
-	"$EXPVM" "$r" | sed "s/^/# $1: /"
-	check "$1: every flow completed" test "${PIPESTATUS[0]}" = 0
-	QMAX=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.max_queue_bytes") ||
-		fail "$1: no queue maximum"
-	Q99=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.queue_bytes_p99") ||
-		fail "$1: no queue p99"
-	DROPS=$(flat_value "$r/fabric/summary.flat" total_drops) || fail "$1: no total_drops"
-	PAUSES=$(flat_value "$r/fabric/summary.flat" pfc_frames_sent) || fail "$1: no pfc_frames_sent"
-	a=$(awk -F= '$1 == "window_start_us" { print $2 / 1e6 }' "$r/meta.env")
-	b=$(awk -F= '$1 == "window_end_us" { print $2 / 1e6 }' "$r/meta.env")
-	check "$1: the four flows overlapped" test -n "$a"
-	UTIL=$(port_rate "$r/fabric/ports.csv" s0.r tx "${a:-0}" "${b:-0}")
-	log "$1: queue max $QMAX bytes, p99 $Q99 bytes, bottleneck $UTIL bit/s over [$a, $b] s" \
-		"($(awk -v u="$UTIL" -v r="$RATE" 'BEGIN { printf "%.1f", u / r / 1e4 }')% of $RATE Mbit/s)," \
-		"drops $DROPS, PAUSE frames $PAUSES"
-	R=$r
-}
 
 # acc_sum NAME: the senders' ACC state value NAME at their last monitor
 # record, summed; nothing and status 1 if no record has it
@@ -66,9 +41,27 @@ acc_sum() {
 	}
 }
 
-run dcqcn --algo dcqcn
+# settle TAG: how long the senders' aggregate computed rate took from the
+# first rate cut down to 1.1 x the link rate (rxecc-report, from the
+# monitors' event rows), into SETTLE (ms)
+settle() {
+	report_run "$R"
+	SETTLE=$(report_value "$R" rate_settle_ms) || fail "$1: no rate_settle_ms"
+	log "$1: the aggregate computed rate came down to the link rate $SETTLE ms after the" \
+		"first cut"
+}
+
+incast_run dcqcn --algo dcqcn
 dq99=$Q99 du=$UTIL dp=$PAUSES
-run acc --algo acc --param period_us=4000
+settle dcqcn
+dsettle=$SETTLE
+T_MS=4
+incast_run acc --algo acc --param period_us=$((T_MS * 1000))
+settle acc
+sed -n '/^  source halts/,/^  first halts/p' "$R/summary.txt" | sed 's/^ */# acc: /'
+fh_mean=$(report_value "$R" first_halt_ratio_mean) || fail "acc: no first_halt_ratio_mean"
+fh_min=$(report_value "$R" first_halt_ratio_min) || fail "acc: no first_halt_ratio_min"
+fh_max=$(report_value "$R" first_halt_ratio_max) || fail "acc: no first_halt_ratio_max"
 marked=$(flat_value "$R/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.tcd_ce") || fail "acc: no tcd_ce"
 ue=$(flat_value "$R/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.tcd_ue") || fail "acc: no tcd_ue"
 echoed=$(host_counter_sum "$R/hosts" cc_tcd_echo_tx) || fail "acc: no cc_tcd_echo_tx"

@@ -1288,6 +1288,7 @@ std::string event_names(std::uint32_t ev)
 		{RXE_CC_EVENT_RATE_INC, "rate_inc"},
 		{RXE_CC_EVENT_LIMIT, "limit"},
 		{RXE_CC_EVENT_RELEASE, "release"},
+		{RXE_CC_EVENT_HALT, "halt"},
 	};
 	std::string s;
 	for (const auto &[bit, name] : names) {

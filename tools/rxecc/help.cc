@@ -210,7 +210,8 @@ constexpr std::string_view kMonitor =
 	"                       multicasts (group \"events\"), with the QP's counters\n"
 	"                       and state at the event; an extra last column\n"
 	"                       'event' names the events (rate_dec, rate_inc, limit,\n"
-	"                       release, joined by '|'), empty in poll rows\n";
+	"                       release, halt: a source halt began or grew; joined\n"
+	"                       by '|'), empty in poll rows\n";
 
 struct Topic {
 	std::string_view name;

@@ -167,5 +167,6 @@ enum rxe_cc_unit_id {
 #define RXE_CC_EVENT_RATE_INC	(1U << 1)
 #define RXE_CC_EVENT_LIMIT	(1U << 2)
 #define RXE_CC_EVENT_RELEASE	(1U << 3)
+#define RXE_CC_EVENT_HALT	(1U << 5) /* a source halt began or grew */
 
 #endif /* _UAPI_RDMA_RXE_CC_H */

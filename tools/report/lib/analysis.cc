@@ -1,4 +1,5 @@
 #include "analysis.h"
+#include "cc_events.h"
 
 #include <algorithm>
 #include <cmath>
@@ -164,6 +165,87 @@ std::uint64_t queue_cum(const std::vector<QueueSample> &q, std::uint64_t QueueSa
 
 // The figures of the traffic generator's records: clock alignment, FCT
 // slowdowns, per-flow rates and CC state.
+// The figures of the monitors' event rows (cc_events.h): how fast the
+// senders' aggregate computed rate comes down to the link rate, and ACC's
+// halts against the backlog.
+void analyse_cc_events(const RunInputs &in, const Alignment &al, Analysis &A)
+{
+	std::vector<Halt> halts;
+	std::vector<RateStep> steps;
+	bool acc = false, events = false;
+	for (const MonitorFile &m : in.monitors) {
+		const TrafficHost *h = nullptr;
+		for (const TrafficHost &t : in.traffic)
+			if (t.name == m.host || (!h && t.name.empty()))
+				h = &t;
+		for (const MonitorRow &r : m.rows) {
+			acc = acc || r.algo == "acc";
+			events = events || !r.event.empty();
+		}
+		if (!h)
+			continue;
+		auto v = acc_halts(m, h->clock, al);
+		halts.insert(halts.end(), v.begin(), v.end());
+		auto w = rate_steps(m, h->clock, al);
+		steps.insert(steps.end(), w.begin(), w.end());
+	}
+	if (!events)
+		return;
+	auto kv = [&](const std::string &k, const std::string &v) { A.summary.emplace_back(k, v); };
+	std::string &T = A.text;
+	const std::uint64_t C = in.set.link_rate_bps;
+	auto st = rate_settle(steps, C, 0.1);
+	kv("rate_settle_ms", st ? fmt(st->ms(), 3) : "n/a");
+	kv("rate_settle_sum_mbps", st ? fmt(st->sum_bps / 1e6, 3) : "n/a");
+	if (st)
+		T += strf("  %-24s %.3f ms from the first cut at %.6f s to an aggregate computed "
+		          "rate of %.2f Mbit/s (<= 1.1 x link)\n",
+		          "rate settle", st->ms(), st->detect_s, st->sum_bps / 1e6);
+	else
+		T += strf("  %-24s n/a (no rate cut, or the senders' computed rates never summed "
+		          "to 1.1 x link or less)\n",
+		          "rate settle");
+	if (!acc)
+		return;
+	attach_backlog(halts, in.queues.bottleneck);
+	auto f = halt_figures(halts, C);
+	kv("halts_timed", std::to_string(halts.size()));
+	kv("halts_with_backlog", f ? std::to_string(f->halts) : "0");
+	kv("halts_empty_queue", f ? std::to_string(f->empty) : "n/a");
+	kv("halt_ms_p50", f ? fmt(f->length_ms_p50, 3) : "n/a");
+	kv("halt_ideal_ms_p50", f ? fmt(f->ideal_ms_p50, 3) : "n/a");
+	bool r = f && f->ratios;
+	kv("halt_ratio_p10", r ? fmt(f->ratio_p10, 3) : "n/a");
+	kv("halt_ratio_p50", r ? fmt(f->ratio_p50, 3) : "n/a");
+	kv("halt_ratio_p90", r ? fmt(f->ratio_p90, 3) : "n/a");
+	kv("halt_within_25_pct", r ? fmt(f->within_25_pct, 1) : "n/a");
+	auto fh = first_halts(halts, in.queues.bottleneck, C);
+	kv("first_halt_qps", fh ? std::to_string(fh->qps) : "0");
+	kv("first_halt_peak_kb", fh ? fmt(fh->peak_kb, 3) : "n/a");
+	kv("first_halt_ideal_ms", fh ? fmt(fh->ideal_ms, 3) : "n/a");
+	kv("first_halt_ratio_min", fh ? fmt(fh->ratio_min, 3) : "n/a");
+	kv("first_halt_ratio_p50", fh ? fmt(fh->ratio_p50, 3) : "n/a");
+	kv("first_halt_ratio_max", fh ? fmt(fh->ratio_max, 3) : "n/a");
+	kv("first_halt_ratio_mean", fh ? fmt(fh->ratio_mean, 3) : "n/a");
+	if (!f) {
+		T += strf("  %-24s %zu timed, none with a backlog sample\n", "source halts (ACC)",
+		          halts.size());
+		return;
+	}
+	T += strf("  %-24s %zu with a backlog sample (%zu at an empty queue): length p50 %.3f "
+	          "ms, backlog/C p50 %.3f ms\n",
+	          "source halts (ACC)", f->halts, f->empty, f->length_ms_p50, f->ideal_ms_p50);
+	if (r)
+		T += strf("  %-24s p10 %.2f, p50 %.2f, p90 %.2f; %.1f %% within 25 %%\n",
+		          "halt / (backlog/C)", f->ratio_p10, f->ratio_p50, f->ratio_p90,
+		          f->within_25_pct);
+	if (fh)
+		T += strf("  %-24s %zu QPs, peak %.1f KB = %.3f ms at the link rate; halt / that: "
+		          "min %.2f, p50 %.2f, max %.2f, mean %.2f\n",
+		          "first halts", fh->qps, fh->peak_kb, fh->ideal_ms, fh->ratio_min,
+		          fh->ratio_p50, fh->ratio_max, fh->ratio_mean);
+}
+
 void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 {
 	if (in.traffic.empty())
@@ -273,6 +355,7 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 			continue;
 		A.flow_rates.push_back(std::move(fr));
 	}
+	analyse_cc_events(in, al, A);
 }
 
 } // namespace

@@ -684,6 +684,13 @@ static int rxe_cc_stats_get_dumpit(struct sk_buff *msg,
  * namespace of the device's netdev. Called under the QP's cc.lock, in any
  * context; built only when somebody listens there.
  */
+/* RXE_CC_A_EVENT carries the RXE_CC_EV_* bits userspace knows as they are */
+static_assert(RXE_CC_EV_RATE_DEC == RXE_CC_EVENT_RATE_DEC);
+static_assert(RXE_CC_EV_RATE_INC == RXE_CC_EVENT_RATE_INC);
+static_assert(RXE_CC_EV_LIMIT == RXE_CC_EVENT_LIMIT);
+static_assert(RXE_CC_EV_RELEASE == RXE_CC_EVENT_RELEASE);
+static_assert(RXE_CC_EV_HALT == RXE_CC_EVENT_HALT);
+
 static void rxe_cc_nl_rate_event(void *data, struct rxe_qp *qp, u64 rate_bps,
 				 u64 window_bytes, u32 events)
 {
