@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cc_events.h"
+#include "output.h"
 
 namespace rxecc::report
 {
@@ -244,6 +245,29 @@ TEST(RateSettle, FromTheFirstCutToTheLinkRate)
 	EXPECT_FALSE(rate_settle({Step(1, "a", 5)}, 25'000'000, 0.1));
 	EXPECT_FALSE(rate_settle({Step(1, "a", 25), Step(1, "b", 25), Step(2, "a", 20, true)},
 	                         25'000'000, 0.1));
+}
+
+TEST(RateSettle, ComparisonSection)
+{
+	std::vector<CompareRun> runs(2);
+	runs[0].summary = {{"label", "dcqcn"}, {"rate_settle_ms", "4.365"}};
+	runs[1].summary = {{"label", "acc"},
+	                   {"rate_settle_ms", "1.020"},
+	                   {"first_halt_ratio_min", "0.830"},
+	                   {"first_halt_ratio_mean", "2.020"},
+	                   {"first_halt_ratio_max", "3.820"},
+	                   {"halt_ratio_p50", "3.440"}};
+	std::string t = comparison_scenario_txt(runs);
+	EXPECT_NE(t.find("the senders' computed rates"), std::string::npos) << t;
+	EXPECT_NE(t.find("\ndcqcn               4.365        n/a        n/a        n/a        n/a\n"),
+	          std::string::npos)
+		<< t;
+	EXPECT_NE(t.find("\nacc                 1.020      0.830      2.020      3.820      3.440\n"),
+	          std::string::npos)
+		<< t;
+	runs[0].summary.erase("rate_settle_ms");
+	runs[1].summary.erase("rate_settle_ms");
+	EXPECT_EQ(comparison_scenario_txt(runs).find("computed rates"), std::string::npos);
 }
 
 } // namespace

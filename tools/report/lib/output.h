@@ -64,6 +64,10 @@ struct CompareRun {
 
 std::string comparison_csv(const std::vector<CompareRun> &runs);
 std::string comparison_txt(const std::string &scenario, const std::vector<CompareRun> &runs);
+// The scenario's own sections of comparison.txt (recovery, drain, the
+// senders' computed rates and ACC's halts, Jain per step), those the runs
+// have figures for.
+std::string comparison_scenario_txt(const std::vector<CompareRun> &runs);
 // slowdown per bucket of every run that has one ("" if none has)
 std::string comparison_slowdown_csv(const std::vector<CompareRun> &runs);
 
