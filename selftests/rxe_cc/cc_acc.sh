@@ -51,12 +51,12 @@ settle() {
 		"first cut"
 }
 
-incast_run dcqcn --algo dcqcn
+incast_run dcqcn --algo dcqcn --events
 dq99=$Q99 du=$UTIL dp=$PAUSES
 settle dcqcn
 dsettle=$SETTLE
 T_MS=4
-incast_run acc --algo acc --param period_us=$((T_MS * 1000))
+incast_run acc --algo acc --param period_us=$((T_MS * 1000)) --events
 settle acc
 sed -n '/^  source halts/,/^  first halts/p' "$R/summary.txt" | sed 's/^ */# acc: /'
 fh_mean=$(report_value "$R" first_halt_ratio_mean) || fail "acc: no first_halt_ratio_mean"

@@ -119,11 +119,11 @@ TEST(Halts, BacklogIsTheLastSampleAtOrBeforeTheStart)
 {
 	auto q = Queue({{1000, 10}, {2000, 20}, {3000, 30}});
 	std::vector<Halt> h(5);
-	h[0].t_s = 0.0005;   // before the first sample
-	h[1].t_s = 0.001;    // at it
-	h[2].t_s = 0.0025;   // between
-	h[3].t_s = 0.0039;   // within an interval after the last
-	h[4].t_s = 0.0045;   // later: none
+	h[0].t_s = 0.0005; // before the first sample
+	h[1].t_s = 0.001;  // at it
+	h[2].t_s = 0.0025; // between
+	h[3].t_s = 0.0039; // within an interval after the last
+	h[4].t_s = 0.0045; // later: none
 	attach_backlog(h, q);
 	EXPECT_FALSE(h[0].queue_bytes);
 	EXPECT_EQ(h[1].queue_bytes, 10u);
@@ -141,7 +141,7 @@ TEST(Halts, FiguresAgainstBacklogOverTheLinkRate)
 		h[i].length_ns = static_cast<std::uint64_t>(ms[i] * 1e6);
 		h[i].queue_bytes = 31'250;
 	}
-	h[4].queue_bytes = 0;  // an empty queue: no ratio
+	h[4].queue_bytes = 0;     // an empty queue: no ratio
 	h[5].queue_bytes.reset(); // no sample: not counted
 	auto f = halt_figures(h, 25'000'000);
 	ASSERT_TRUE(f);
@@ -162,8 +162,8 @@ TEST(Halts, FiguresAgainstBacklogOverTheLinkRate)
 TEST(Halts, FirstHaltsAgainstTheFirstPeak)
 {
 	// 62 500 B at 25 Mbit/s: 20 ms
-	auto q = Queue({{1000, 0}, {2000, 40'000}, {3000, 62'500}, {4000, 30'000},
-	                {30000, 90'000}});
+	auto q =
+		Queue({{1000, 0}, {2000, 40'000}, {3000, 62'500}, {4000, 30'000}, {30000, 90'000}});
 	std::vector<Halt> h(5);
 	const char *host[] = {"h1", "h2", "h3", "h1", "h4"};
 	const double len_ms[] = {20, 16, 25, 3, 30};
@@ -182,7 +182,7 @@ TEST(Halts, FirstHaltsAgainstTheFirstPeak)
 	EXPECT_DOUBLE_EQ(f->peak_kb, 62.5);
 	EXPECT_DOUBLE_EQ(f->ideal_ms, 20.0);
 	EXPECT_DOUBLE_EQ(f->ratio_min, 0.8);
-	EXPECT_DOUBLE_EQ(f->ratio_p50, 1.0);  // of 0.8, 1.0, 1.25, 1.5
+	EXPECT_DOUBLE_EQ(f->ratio_p50, 1.0); // of 0.8, 1.0, 1.25, 1.5
 	EXPECT_DOUBLE_EQ(f->ratio_max, 1.5);
 	EXPECT_DOUBLE_EQ(f->ratio_mean, 1.1375);
 	EXPECT_FALSE(first_halts({}, q, 25'000'000));
@@ -224,15 +224,19 @@ RateStep Step(double t, const char *qp, std::uint64_t mbps, bool cut = false)
 TEST(RateSettle, FromTheFirstCutToTheLinkRate)
 {
 	// four QPs at 25 Mbit/s on a 25 Mbit/s link; the cuts come one by one
-	std::vector<RateStep> s = {
-		Step(1.000, "a", 25), Step(1.000, "b", 25), Step(1.000, "c", 0),
-		Step(1.001, "d", 25),
-		Step(1.010, "b", 7, true), // the first cut: 25 + 7 + 25 + 25
-		Step(1.012, "a", 6, true),
-		Step(1.013, "c", 6, true), // 6 + 7 + 6 + 25 = 44
-		Step(1.016, "d", 8, true), // 27 <= 27.5: settled
-		Step(1.020, "a", 9),
-	};
+	std::vector<RateStep>
+		s =
+			{
+				Step(1.000, "a", 25),
+				Step(1.000, "b", 25),
+				Step(1.000, "c", 0),
+				Step(1.001, "d", 25),
+				Step(1.010, "b", 7, true), // the first cut: 25 + 7 + 25 + 25
+				Step(1.012, "a", 6, true),
+				Step(1.013, "c", 6, true), // 6 + 7 + 6 + 25 = 44
+				Step(1.016, "d", 8, true), // 27 <= 27.5: settled
+				Step(1.020, "a", 9),
+			};
 	// written out of order
 	std::swap(s[0], s[7]);
 	auto r = rate_settle(s, 25'000'000, 0.1);
@@ -259,11 +263,13 @@ TEST(RateSettle, ComparisonSection)
 	                   {"halt_ratio_p50", "3.440"}};
 	std::string t = comparison_scenario_txt(runs);
 	EXPECT_NE(t.find("the senders' computed rates"), std::string::npos) << t;
-	EXPECT_NE(t.find("\ndcqcn               4.365        n/a        n/a        n/a        n/a\n"),
-	          std::string::npos)
+	EXPECT_NE(
+		t.find("\ndcqcn               4.365        n/a        n/a        n/a        n/a\n"),
+		std::string::npos)
 		<< t;
-	EXPECT_NE(t.find("\nacc                 1.020      0.830      2.020      3.820      3.440\n"),
-	          std::string::npos)
+	EXPECT_NE(
+		t.find("\nacc                 1.020      0.830      2.020      3.820      3.440\n"),
+		std::string::npos)
 		<< t;
 	runs[0].summary.erase("rate_settle_ms");
 	runs[1].summary.erase("rate_settle_ms");

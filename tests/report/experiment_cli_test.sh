@@ -119,6 +119,11 @@ grep -qx 'ack_dscp=' "$TMP/t4/meta.env" || fail "acc --no-tcd: ACKs on their own
 grep -qx 'ack_dscp=' "$TMP/i3/meta.env" || fail "dcqcn: ACKs on their own class"
 grep -q '^tcd' "$TMP/i3/topology.txt" && fail "dcqcn: TCD in the topology without --tcd"
 
+# the monitors record the kernel's rate events with --events only
+grep -qx 'monitor_events=0' "$TMP/i3/meta.env" || fail "monitor events on by default"
+"$EXP" --prepare-only -o "$TMP/ev" --algo acc --events incast >/dev/null || fail "--events"
+grep -qx 'monitor_events=1' "$TMP/ev/meta.env" || fail "--events: no monitor_events=1"
+
 # long_short: the long flow for --duration, the 1 MB short flow from a
 # third of it; the roles in meta.env; --hosts is fixed, --size the short
 # flow's

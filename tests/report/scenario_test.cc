@@ -353,7 +353,9 @@ TEST(Scenario, ComparisonColumnsAndSections)
 		<< head;
 	// hpcc: recovered; slow: n/a (and no Jain per step in this scenario)
 	EXPECT_NE(csv.find("\nhpcc,"), std::string::npos);
-	EXPECT_NE(csv.find(",n/a,25.0,12.5,25.0,100.00,n/a,n/a,n/a,n/a,n/a,n/a\n"), std::string::npos) << csv;
+	EXPECT_NE(csv.find(",n/a,25.0,12.5,25.0,100.00,n/a,n/a,n/a,n/a,n/a,n/a\n"),
+	          std::string::npos)
+		<< csv;
 	std::string txt = comparison_txt("long_short", runs);
 	EXPECT_NE(txt.find("long flow recovery"), std::string::npos) << txt;
 	EXPECT_NE(txt.find("not recovered: "), std::string::npos) << txt;

@@ -1284,9 +1284,10 @@ TEST_F(Cli, MonitorWithEvents)
 	EXPECT_EQ(l[4], "1069000000,rxe0,18,fixed,1000000,0,,,,,,,,,,,,,,,,,,rate_dec");
 	EXPECT_EQ(l[5].substr(0, 11), "1100000000,");
 	// Unknown bits are shown in hex.
-	k.events.emplace_back(clock.now + 1, FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 7,
-	                                                            RXE_CC_EVENT_RELEASE | RXE_CC_EVENT_HALT |
-	                                                                    0x40));
+	k.events.emplace_back(
+		clock.now + 1,
+		FakeKernel::rate_event("rxe1", 5, "none", 0, 0, 7,
+	                               RXE_CC_EVENT_RELEASE | RXE_CC_EVENT_HALT | 0x40));
 	r = run({"monitor", "-e", "-c", "2", "-i", "100"});
 	EXPECT_NE(r.out.find(",release|halt|0x40\n"), std::string::npos) << r.out;
 }

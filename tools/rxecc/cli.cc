@@ -1284,10 +1284,8 @@ const char *const kMonitorCounters[] = {
 std::string event_names(std::uint32_t ev)
 {
 	static const std::pair<std::uint32_t, const char *> names[] = {
-		{RXE_CC_EVENT_RATE_DEC, "rate_dec"},
-		{RXE_CC_EVENT_RATE_INC, "rate_inc"},
-		{RXE_CC_EVENT_LIMIT, "limit"},
-		{RXE_CC_EVENT_RELEASE, "release"},
+		{RXE_CC_EVENT_RATE_DEC, "rate_dec"}, {RXE_CC_EVENT_RATE_INC, "rate_inc"},
+		{RXE_CC_EVENT_LIMIT, "limit"},       {RXE_CC_EVENT_RELEASE, "release"},
 		{RXE_CC_EVENT_HALT, "halt"},
 	};
 	std::string s;

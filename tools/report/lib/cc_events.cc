@@ -35,8 +35,7 @@ bool names(const std::string &event, const char *name)
 }
 } // namespace
 
-std::vector<Halt> acc_halts(const MonitorFile &mon, const TrafficClock &clock,
-                            const Alignment &al)
+std::vector<Halt> acc_halts(const MonitorFile &mon, const TrafficClock &clock, const Alignment &al)
 {
 	std::vector<Halt> out;
 	if (!clock.known)
@@ -64,9 +63,9 @@ std::vector<Halt> acc_halts(const MonitorFile &mon, const TrafficClock &clock,
 				h.host = mon.host;
 				h.qpn = key.second;
 				h.index = *n;
-				double rel = static_cast<double>(static_cast<std::int64_t>(r->time_ns) -
-				                                 static_cast<std::int64_t>(
-								         clock.t0_monotonic_ns));
+				double rel = static_cast<double>(
+					static_cast<std::int64_t>(r->time_ns) -
+					static_cast<std::int64_t>(clock.t0_monotonic_ns));
 				h.t_s = (rel + static_cast<double>(al.offset_ns)) / 1e9;
 				h.length_ns = *len;
 				out.push_back(h);
@@ -95,10 +94,9 @@ void attach_backlog(std::vector<Halt> &halts, const std::vector<QueueSample> &qu
 		if (h.t_s < 0)
 			continue;
 		auto t_us = static_cast<std::uint64_t>(h.t_s * 1e6);
-		auto it = std::upper_bound(queue.begin(), queue.end(), t_us,
-		                           [](std::uint64_t t, const QueueSample &s) {
-						   return t < s.t_us;
-					   });
+		auto it = std::upper_bound(
+			queue.begin(), queue.end(), t_us,
+			[](std::uint64_t t, const QueueSample &s) { return t < s.t_us; });
 		if (it == queue.begin())
 			continue;
 		--it;
@@ -117,7 +115,8 @@ std::optional<HaltFigures> halt_figures(const std::vector<Halt> &halts, std::uin
 			continue;
 		f.halts++;
 		double l = static_cast<double>(h.length_ns) / 1e6;
-		double i = static_cast<double>(*h.queue_bytes) * 8e3 / static_cast<double>(link_bps);
+		double i =
+			static_cast<double>(*h.queue_bytes) * 8e3 / static_cast<double>(link_bps);
 		len.push_back(l);
 		ideal.push_back(i);
 		if (!*h.queue_bytes) {
@@ -140,14 +139,14 @@ std::optional<HaltFigures> halt_figures(const std::vector<Halt> &halts, std::uin
 		f.ratio_p90 = nearest_rank(ratio, 90);
 		auto in = std::count_if(ratio.begin(), ratio.end(),
 		                        [](double r) { return r >= 0.75 && r <= 1.25; });
-		f.within_25_pct = 100.0 * static_cast<double>(in) / static_cast<double>(ratio.size());
+		f.within_25_pct =
+			100.0 * static_cast<double>(in) / static_cast<double>(ratio.size());
 	}
 	return f;
 }
 
 std::optional<FirstHalts> first_halts(const std::vector<Halt> &halts,
-                                      const std::vector<QueueSample> &queue,
-                                      std::uint64_t link_bps)
+                                      const std::vector<QueueSample> &queue, std::uint64_t link_bps)
 {
 	std::map<std::pair<std::string, std::uint64_t>, const Halt *> first;
 	for (const Halt &h : halts) {

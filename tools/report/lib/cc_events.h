@@ -22,9 +22,9 @@ namespace rxecc::report
 struct Halt {
 	std::string host;
 	std::uint64_t qpn = 0;
-	std::uint64_t index = 0;  // acc.halts: the QP's halt count with this one
-	double t_s = 0;           // its start: its first event, fabric seconds
-	std::uint64_t length_ns = 0; // acc.halt_ns at its last row: with the extension
+	std::uint64_t index = 0;                  // acc.halts: the QP's halt count with this one
+	double t_s = 0;                           // its start: its first event, fabric seconds
+	std::uint64_t length_ns = 0;              // acc.halt_ns at its last row: with the extension
 	std::optional<std::uint64_t> queue_bytes; // the bottleneck's backlog at t_s
 };
 
@@ -33,8 +33,7 @@ struct Halt {
 // its length is acc.halt_ns in the last row (event or poll) with that
 // count. Times go onto the fabric's clock as cc_series() does. Empty
 // without event rows or with an unknown clock.
-std::vector<Halt> acc_halts(const MonitorFile &mon, const TrafficClock &clock,
-                            const Alignment &al);
+std::vector<Halt> acc_halts(const MonitorFile &mon, const TrafficClock &clock, const Alignment &al);
 
 // Each halt's backlog: the last queue sample at or before its start (none
 // if it started before the first sample or more than one sample interval
@@ -42,9 +41,9 @@ std::vector<Halt> acc_halts(const MonitorFile &mon, const TrafficClock &clock,
 void attach_backlog(std::vector<Halt> &halts, const std::vector<QueueSample> &queue);
 
 struct HaltFigures {
-	std::size_t halts = 0;   // with a backlog sample
-	std::size_t empty = 0;   // of those, with an empty queue at the start
-	std::size_t ratios = 0;  // with a backlog: length / (backlog / C)
+	std::size_t halts = 0;  // with a backlog sample
+	std::size_t empty = 0;  // of those, with an empty queue at the start
+	std::size_t ratios = 0; // with a backlog: length / (backlog / C)
 	double length_ms_p50 = 0, ideal_ms_p50 = 0;
 	double ratio_p10 = 0, ratio_p50 = 0, ratio_p90 = 0;
 	double within_25_pct = 0; // of the ratios, share within [0.75, 1.25]

@@ -395,10 +395,12 @@ const std::vector<std::string> kCompareKeys = {
 	"label",        "goodput_mbps", "jain",     "util",   "queue_p50_kb", "queue_p99_kb",
 	"queue_max_kb", "ecn_marks",    "pfc_sent", "pfc_rx", "drops",        "fct_mean_s"};
 
-const std::vector<std::string> kCompareScenarioKeys = {
-	"jain_step_min",   "recovery_ms",    "recovery_rtts",         "recovery_pre_ms",
-	"long_alone_pct",  "drain_ms",       "drain_rtts",            "incast_peak_kb",
-	"rate_settle_ms",  "first_halt_ratio_mean", "halt_ratio_p50"};
+const std::vector<std::string> kCompareScenarioKeys = {"jain_step_min",  "recovery_ms",
+                                                       "recovery_rtts",  "recovery_pre_ms",
+                                                       "long_alone_pct", "drain_ms",
+                                                       "drain_rtts",     "incast_peak_kb",
+                                                       "rate_settle_ms", "first_halt_ratio_mean",
+                                                       "halt_ratio_p50"};
 
 namespace
 {
@@ -480,11 +482,12 @@ std::string comparison_scenario_txt(const std::vector<CompareRun> &runs)
 		}
 	}
 	if (any_has(runs, "rate_settle_ms")) {
-		t += strf("\nthe senders' computed rates (monitor events): from the first cut to an "
-		          "aggregate of 1.1 x link or less;\nACC's halts over the backlog they "
-		          "should drain at the link rate (first halts: the first peak)\n\n%-14s "
-		          "%10s %10s %10s %10s %10s\n",
-		          "label", "settle", "1st halt", "1st halt", "1st halt", "halts");
+		t += strf(
+			"\nthe senders' computed rates (monitor events): from the first cut to an "
+			"aggregate of 1.1 x link or less;\nACC's halts over the backlog they "
+			"should drain at the link rate (first halts: the first peak)\n\n%-14s "
+			"%10s %10s %10s %10s %10s\n",
+			"label", "settle", "1st halt", "1st halt", "1st halt", "halts");
 		t += strf("%-14s %10s %10s %10s %10s %10s\n", "", "[ms]", "min", "mean", "max",
 		          "p50");
 		for (const CompareRun &r : runs)
