@@ -42,6 +42,7 @@ u16 rxe_cc_int_port __read_mostly = 4792;
 module_param_named(int_port, rxe_cc_int_port, ushort, 0444);
 MODULE_PARM_DESC(int_port,
 		 "UDP port of RoCEv2 with the INT shim, for algorithms that use INT (hpcc); 0 = no INT (default 4792)");
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_int_port);
 
 const char *rxe_cc_algo_name(const struct rxe_cc_ops *ops)
 {

@@ -1579,55 +1579,65 @@ static struct kunit_suite rxe_cc_cnp_suite = {
 	.test_cases = rxe_cc_cnp_cases,
 };
 
-/* ==== suite rxe_cc_tcd: TCD mark echoes (specs/wire.md §7.4 (c)) ============ */
+/* ==== feedback recorders: kt_ops with TCD echoes or INT stacks ============== */
 
-struct kt_tcd_priv {
-	u32 n;		/* echoes delivered */
+/* What the recorders were given: the last feedback of their kind */
+struct kt_fb_priv {
+	u32 n;		/* feedback delivered */
 	u32 psn;	/* of the last one */
-	u8 echo;
+	u8 echo;	/* TCD: BTH byte 4 */
+	struct rxe_cc_fb_int stack;	/* INT */
 };
 
-static void kt_tcd_on_feedback(struct rxe_cc_ctx *cc, enum rxe_cc_fb_kind kind,
-			       const union rxe_cc_fb *fb, u64 now)
+static void kt_fb_on_feedback(struct rxe_cc_ctx *cc, enum rxe_cc_fb_kind kind,
+			      const union rxe_cc_fb *fb, u64 now)
 {
-	struct kt_tcd_priv *s = cc->priv;
+	struct kt_fb_priv *s = cc->priv;
 
-	if (kind != RXE_CC_FB_TCD)
+	if (kind == RXE_CC_FB_TCD) {
+		s->psn = fb->tcd.psn;
+		s->echo = fb->tcd.echo;
+	} else if (kind == RXE_CC_FB_INT) {
+		s->psn = fb->int_stack.psn;
+		s->stack = fb->int_stack;
+	} else {
 		return;
+	}
 	s->n++;
-	s->psn = fb->tcd.psn;
-	s->echo = fb->tcd.echo;
 }
 
-static void kt_tcd_get_state(const struct rxe_cc_ctx *cc, u64 now, u64 *vals)
+static void kt_fb_get_state(const struct rxe_cc_ctx *cc, u64 now, u64 *vals)
 {
-	const struct kt_tcd_priv *s = cc->priv;
+	const struct kt_fb_priv *s = cc->priv;
 
 	vals[0] = s->n;
 }
 
-static const struct rxe_cc_state_desc kt_tcd_state[] = {
-	{ "echoes", RXE_CC_UNIT_NONE },
+static const struct rxe_cc_state_desc kt_fb_state[] = {
+	{ "feedback", RXE_CC_UNIT_NONE },
 };
 
-static struct rxe_cc_ops kt_tcd_ops = {
-	.name = "kunit_tcd",
-	.wire = RXE_CC_WIRE_TCD,
-	.priv_size = sizeof(struct kt_tcd_priv),
-	.cfg_size = sizeof(struct kt_cfg),
-	.params = kt_params,
-	.n_params = KT_NUM,
-	.state = kt_tcd_state,
-	.n_state = ARRAY_SIZE(kt_tcd_state),
-	.defaults = kt_defaults,
-	.setup = kt_setup,
-	.init = kt_on_timer,
-	.on_timer = kt_on_timer,
-	.on_feedback = kt_tcd_on_feedback,
-	.get_state = kt_tcd_get_state,
-};
+#define KT_FB_OPS(_name, _wire) {					\
+	.name = _name,							\
+	.wire = _wire,							\
+	.priv_size = sizeof(struct kt_fb_priv),				\
+	.cfg_size = sizeof(struct kt_cfg),				\
+	.params = kt_params,						\
+	.n_params = KT_NUM,						\
+	.state = kt_fb_state,						\
+	.n_state = ARRAY_SIZE(kt_fb_state),				\
+	.defaults = kt_defaults,					\
+	.setup = kt_setup,						\
+	.init = kt_on_timer,						\
+	.on_timer = kt_on_timer,					\
+	.on_feedback = kt_fb_on_feedback,				\
+	.get_state = kt_fb_get_state,					\
+}
 
-static int kt_tcd_suite_init(struct kunit_suite *suite)
+static struct rxe_cc_ops kt_tcd_ops = KT_FB_OPS("kunit_tcd", RXE_CC_WIRE_TCD);
+static struct rxe_cc_ops kt_int_ops = KT_FB_OPS("kunit_int", RXE_CC_WIRE_INT);
+
+static int kt_fb_suite_init(struct kunit_suite *suite)
 {
 	int err = rxe_cc_register(&kt_ops);
 
@@ -1635,32 +1645,47 @@ static int kt_tcd_suite_init(struct kunit_suite *suite)
 		return err;
 	err = rxe_cc_register(&kt_tcd_ops);
 	if (err)
-		rxe_cc_unregister(&kt_ops);
+		goto out_kt;
+	err = rxe_cc_register(&kt_int_ops);
+	if (!err)
+		return 0;
+	rxe_cc_unregister(&kt_tcd_ops);
+out_kt:
+	rxe_cc_unregister(&kt_ops);
 	return err;
 }
 
-static void kt_tcd_suite_exit(struct kunit_suite *suite)
+static void kt_fb_suite_exit(struct kunit_suite *suite)
 {
+	rxe_cc_unregister(&kt_int_ops);
 	rxe_cc_unregister(&kt_tcd_ops);
 	rxe_cc_unregister(&kt_ops);
 }
 
-static int kt_tcd_init(struct kunit *test)
+/* the environment with its QP running the recorder @ops */
+static int kt_fb_init(struct kunit *test, const struct rxe_cc_ops *rec)
 {
 	const struct rxe_cc_ops *ops;
 	struct kt_env *env;
 
 	kt_env_init(test);
 	env = test->priv;
-	KUNIT_ASSERT_EQ(test, rxe_cc_algo_get(kt_tcd_ops.name, &ops), 0);
+	KUNIT_ASSERT_EQ(test, rxe_cc_algo_get(rec->name, &ops), 0);
 	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(env->qp, ops, NULL, NULL), 0);
 	rxe_cc_algo_put(ops);
 	return 0;
 }
 
-static struct kt_tcd_priv *kt_tcd_priv(struct rxe_qp *qp)
+static struct kt_fb_priv *kt_fb_priv(struct rxe_qp *qp)
 {
 	return qp->cc.ctx.priv;
+}
+
+/* ==== suite rxe_cc_tcd: TCD mark echoes (specs/wire.md §7.4 (c)) ============ */
+
+static int kt_tcd_init(struct kunit *test)
+{
+	return kt_fb_init(test, &kt_tcd_ops);
 }
 
 /* A data packet (a WRITE of @psn) with IP ECN codepoint @ecn arrives. */
@@ -1838,7 +1863,7 @@ static void tcd_feedback_in_window(struct kunit *test)
 
 	/* before anything was sent, no response is in the window */
 	kt_tcd_acked(test, 0, IB_OPCODE_RC_ACKNOWLEDGE, ce);
-	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 0);
+	KUNIT_EXPECT_EQ(test, kt_fb_priv(qp)->n, 0);
 	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_BAD), 1);
 
 	for (psn = 100; psn < 104; psn++)
@@ -1846,25 +1871,25 @@ static void tcd_feedback_in_window(struct kunit *test)
 	/* PSNs 100..103 sent: an echo for 101 is delivered as it came */
 	qp->comp.psn = 102;
 	kt_tcd_acked(test, 101, IB_OPCODE_RC_ACKNOWLEDGE, ce);
-	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 1);
-	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->psn, 101);
-	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->echo, ce);
+	KUNIT_EXPECT_EQ(test, kt_fb_priv(qp)->n, 1);
+	KUNIT_EXPECT_EQ(test, kt_fb_priv(qp)->psn, 101);
+	KUNIT_EXPECT_EQ(test, kt_fb_priv(qp)->echo, ce);
 	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_RX), 1);
 	/* an ACK without marks is delivered too (the algorithm counts ACKs) */
 	qp->comp.psn = 103;
 	kt_tcd_acked(test, 102, IB_OPCODE_RC_ACKNOWLEDGE, RXE_CC_TCD_CAP);
-	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 2);
-	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->echo, RXE_CC_TCD_CAP);
+	KUNIT_EXPECT_EQ(test, kt_fb_priv(qp)->n, 2);
+	KUNIT_EXPECT_EQ(test, kt_fb_priv(qp)->echo, RXE_CC_TCD_CAP);
 	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_RX), 1);
 	/* a PSN not sent yet, or long gone: counted, not delivered */
 	kt_tcd_acked(test, 104, IB_OPCODE_RC_ACKNOWLEDGE, ce);
 	kt_tcd_acked(test, 100 - RXE_CC_SENT_SLOTS - 1,
 		     IB_OPCODE_RC_ACKNOWLEDGE, RXE_CC_TCD_UE);
-	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 2);
+	KUNIT_EXPECT_EQ(test, kt_fb_priv(qp)->n, 2);
 	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_BAD), 3);
 	/* a response without an AETH is not an echo, whatever its bits */
 	kt_tcd_acked(test, 103, IB_OPCODE_RC_RDMA_READ_RESPONSE_MIDDLE, ce);
-	KUNIT_EXPECT_EQ(test, kt_tcd_priv(qp)->n, 2);
+	KUNIT_EXPECT_EQ(test, kt_fb_priv(qp)->n, 2);
 	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_TCD_BAD), 3);
 	/* a QP whose algorithm takes no echoes counts none */
 	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(qp, env->ops, NULL, NULL), 0);
@@ -1880,11 +1905,303 @@ static struct kunit_case rxe_cc_tcd_cases[] = {
 
 static struct kunit_suite rxe_cc_tcd_suite = {
 	.name = "rxe_cc_tcd",
-	.suite_init = kt_tcd_suite_init,
-	.suite_exit = kt_tcd_suite_exit,
+	.suite_init = kt_fb_suite_init,
+	.suite_exit = kt_fb_suite_exit,
 	.init = kt_tcd_init,
 	.exit = kt_env_exit,
 	.test_cases = rxe_cc_tcd_cases,
+};
+
+/* ==== suite rxe_cc_int: the INT shim on the wire (specs/wire.md §7.4 (a)) === */
+
+#define KT_INT_LEN	RXE_CC_INT_SHIM_BYTES
+
+static int kt_int_init(struct kunit *test)
+{
+	struct kt_env *env;
+
+	kt_fb_init(test, &kt_int_ops);
+	env = test->priv;
+	skb_queue_head_init(&env->qp->req_pkts);
+	return 0;
+}
+
+static void kt_int_exit(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+
+	skb_queue_purge(&env->qp->req_pkts);
+	kt_env_exit(test);
+}
+
+/* A slot word: rate code @b, time @ts, tx bytes @txb, queue @q (units) */
+static u64 kt_int_slot(u8 b, u32 ts, u32 txb, u16 q)
+{
+	return (u64)b << 60 | (u64)ts << 36 | (u64)txb << 16 | q;
+}
+
+/* A shim of @n hops (slot i from kt_int_slot(i + 1, ...)), path @path */
+static void kt_int_shim(u8 *shim, u8 n, u16 path)
+{
+	int i;
+
+	memset(shim, 0, KT_INT_LEN);
+	put_unaligned_be16(n << 12 | path, shim);
+	for (i = 0; i < n && i < RXE_CC_INT_MAX_HOPS; i++)
+		put_unaligned_be64(kt_int_slot(i + 1, 1000 * (i + 1),
+					       10 * (i + 1), i + 7),
+				   shim + 2 + 8 * i);
+}
+
+/*
+ * A packet as rxe_udp_encap_recv() hands it on: its UDP header (to
+ * @dport) pulled, @shim_len bytes of shim, then a BTH of @opcode with PSN
+ * @psn and @bth1 in its word 1, and @pay bytes. Its packet info, in the
+ * skb's control block, points at what follows the UDP header.
+ */
+static struct sk_buff *kt_int_skb(struct kunit *test, u16 dport,
+				  u32 shim_len, u8 opcode, u32 psn, u32 bth1,
+				  u32 pay)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_pkt_info *pkt;
+	struct udphdr *udph;
+	struct sk_buff *skb;
+	u8 *p;
+
+	skb = alloc_skb(sizeof(*udph) + shim_len + RXE_BTH_BYTES + pay,
+			GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reset_transport_header(skb);
+	udph = skb_put_zero(skb, sizeof(*udph));
+	udph->dest = htons(dport);
+	__skb_pull(skb, sizeof(*udph));
+	p = skb_put_zero(skb, shim_len + RXE_BTH_BYTES + pay);
+	p[shim_len] = opcode;
+	put_unaligned_be32(bth1 | KT_QPN, p + shim_len + 4);
+	put_unaligned_be32(psn & 0xffffff, p + shim_len + 8);
+	pkt = SKB_TO_PKT(skb);
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->rxe = env->rxe;
+	pkt->qp = env->qp;
+	pkt->hdr = p;
+	pkt->paylen = shim_len + RXE_BTH_BYTES + pay;
+	pkt->psn = psn;
+	pkt->opcode = opcode;
+	pkt->mask = kt_resp_mask(opcode);
+	if (!pkt->mask)
+		pkt->mask = RXE_REQ_MASK | RXE_PAYLOAD_MASK | RXE_START_MASK |
+			    RXE_END_MASK;
+	return skb;
+}
+
+/* A packet from the INT port loses its shim; one too short is counted */
+static void int_rcv_steps_over_the_shim(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_pkt_info *pkt;
+	struct sk_buff *skb;
+	u8 *shim;
+
+	/* from the RoCEv2 port: untouched */
+	skb = kt_int_skb(test, ROCE_V2_UDP_DPORT, 0,
+			 IB_OPCODE_RC_RDMA_WRITE_ONLY, 5, 0, KT_MTU);
+	pkt = SKB_TO_PKT(skb);
+	shim = pkt->hdr;
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_rcv(skb, pkt), 0);
+	KUNIT_EXPECT_PTR_EQ(test, pkt->hdr, shim);
+	KUNIT_EXPECT_PTR_EQ(test, (u8 *)skb->data, shim);
+	kfree_skb(skb);
+
+	/* from the INT port: the BTH follows the shim, which stays before it */
+	skb = kt_int_skb(test, rxe_cc_int_port, KT_INT_LEN,
+			 IB_OPCODE_RC_RDMA_WRITE_ONLY, 5, 0, KT_MTU);
+	pkt = SKB_TO_PKT(skb);
+	shim = pkt->hdr;
+	kt_int_shim(shim, 2, 0x123);
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_rcv(skb, pkt), 0);
+	KUNIT_EXPECT_PTR_EQ(test, pkt->hdr, shim + KT_INT_LEN);
+	KUNIT_EXPECT_PTR_EQ(test, (u8 *)skb->data, shim + KT_INT_LEN);
+	KUNIT_EXPECT_EQ(test, pkt->paylen, RXE_BTH_BYTES + KT_MTU);
+	KUNIT_EXPECT_EQ(test, pkt->hdr[0], IB_OPCODE_RC_RDMA_WRITE_ONLY);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(pkt->hdr - KT_INT_LEN),
+			2 << 12 | 0x123);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_CC_INT_BAD), 0);
+	kfree_skb(skb);
+
+	/* a shim with no room for a BTH after it: dropped and counted */
+	skb = kt_int_skb(test, rxe_cc_int_port, KT_INT_LEN - 1,
+			 IB_OPCODE_RC_ACKNOWLEDGE, 5, 0, 0);
+	pkt = SKB_TO_PKT(skb);
+	shim = pkt->hdr;
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_rcv(skb, pkt), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, pkt->hdr, shim);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_CC_INT_BAD), 1);
+	kfree_skb(skb);
+}
+
+/* Requests carry an empty shim once the peer said it takes INT */
+static void int_request_shim(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	struct rxe_pkt_info pkt = {};
+	struct sk_buff *skb;
+	u8 *shim;
+
+	pkt.qp = qp;
+	pkt.opcode = IB_OPCODE_RC_RDMA_WRITE_FIRST;
+	KUNIT_EXPECT_TRUE(test, qp->cc.int_cap);
+	/* not before a response with CAP came back */
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_len(&pkt), 0);
+	WRITE_ONCE(qp->cc.int_tx, true);
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_len(&pkt), KT_INT_LEN);
+	/* a response a responder sends is no request */
+	pkt.opcode = IB_OPCODE_RC_RDMA_READ_RESPONSE_ONLY;
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_len(&pkt), 0);
+
+	pkt.opcode = IB_OPCODE_RC_RDMA_WRITE_FIRST;
+	skb = alloc_skb(KT_INT_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	memset(skb_put(skb, 0), 0xa5, skb_tailroom(skb));
+	rxe_cc_int_put(skb, &pkt, KT_INT_LEN);
+	shim = skb->data;
+	KUNIT_EXPECT_EQ(test, skb->len, KT_INT_LEN);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(shim, 0, KT_INT_LEN));
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_CC_INT_REQ_TX), 1);
+	kfree_skb(skb);
+
+	/* a QP without INT: never */
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(qp, env->ops, NULL, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, qp->cc.int_cap);
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_len(&pkt), 0);
+}
+
+/* The ACK to a request that came with a shim echoes it verbatim */
+static void int_ack_echoes_the_request_shim(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	struct rxe_pkt_info ack = {};
+	struct rxe_pkt_info *req;
+	struct sk_buff *skb, *out;
+	u8 want[KT_INT_LEN];
+
+	ack.qp = qp;
+	ack.opcode = IB_OPCODE_RC_ACKNOWLEDGE;
+	/* nothing queued, or a request without a shim: no echo */
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_len(&ack), 0);
+	skb = kt_int_skb(test, ROCE_V2_UDP_DPORT, 0,
+			 IB_OPCODE_RC_RDMA_WRITE_ONLY, 9, 0, 8);
+	skb_queue_tail(&qp->req_pkts, skb);
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_len(&ack), 0);
+	kfree_skb(skb_dequeue(&qp->req_pkts));
+
+	/* a request from the INT port, as rxe_cc_int_rcv() left it */
+	skb = kt_int_skb(test, rxe_cc_int_port, KT_INT_LEN,
+			 IB_OPCODE_RC_RDMA_WRITE_ONLY, 9, 0, 8);
+	req = SKB_TO_PKT(skb);
+	kt_int_shim(req->hdr, 3, 0x0f0);
+	memcpy(want, req->hdr, KT_INT_LEN);
+	KUNIT_ASSERT_EQ(test, rxe_cc_int_rcv(skb, req), 0);
+	skb_queue_tail(&qp->req_pkts, skb);
+	KUNIT_EXPECT_EQ(test, rxe_cc_int_len(&ack), KT_INT_LEN);
+	out = alloc_skb(KT_INT_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	rxe_cc_int_put(out, &ack, KT_INT_LEN);
+	KUNIT_EXPECT_MEMEQ(test, out->data, want, KT_INT_LEN);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_CC_INT_ACK_TX), 1);
+	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_CC_INT_REQ_TX), 0);
+	kfree_skb(out);
+}
+
+/* A response from the INT port reaches the completer @test's QP */
+static void kt_int_acked(struct kunit *test, u16 dport, u8 hops, u32 psn,
+			 u32 bth1)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_pkt_info *pkt;
+	struct sk_buff *skb;
+	u32 len = dport == ROCE_V2_UDP_DPORT ? 0 : KT_INT_LEN;
+
+	skb = kt_int_skb(test, dport, len, IB_OPCODE_RC_ACKNOWLEDGE, psn, bth1,
+			 RXE_AETH_BYTES);
+	pkt = SKB_TO_PKT(skb);
+	if (len)
+		kt_int_shim(pkt->hdr, hops, 0x0ab);
+	KUNIT_ASSERT_EQ(test, rxe_cc_int_rcv(skb, pkt), 0);
+	rxe_cc_acked_slow(env->qp, pkt);
+	kfree_skb(skb);
+}
+
+/* The completer parses the echoed stack of a response in the window */
+static void int_acked_delivers_the_stack(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	struct rxe_qp *qp = env->qp;
+	struct kt_fb_priv *s = kt_fb_priv(qp);
+	struct kt_tx tx;
+	u32 psn;
+
+	/* nothing sent yet: outside the window, counted, not delivered */
+	kt_int_acked(test, rxe_cc_int_port, 2, 0, RXE_CC_BTH_CAP);
+	KUNIT_EXPECT_EQ(test, s->n, 0);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_INT_BAD), 1);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(qp->cc.int_tx));
+
+	for (psn = 200; psn < 204; psn++)
+		rxe_cc_sent_at(qp, kt_tx(&tx, psn), KT_T0);
+	/* a response without a shim but with CAP: the requests get one */
+	qp->comp.psn = 201;
+	kt_int_acked(test, ROCE_V2_UDP_DPORT, 0, 200, RXE_CC_BTH_CAP);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(qp->cc.int_tx));
+	KUNIT_EXPECT_EQ(test, s->n, 0);
+	/* a stack of two hops, delivered as the hops wrote it */
+	qp->comp.psn = 202;
+	kt_int_acked(test, rxe_cc_int_port, 2, 201, RXE_CC_BTH_CAP);
+	KUNIT_EXPECT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, s->psn, 201);
+	KUNIT_EXPECT_EQ(test, s->stack.n_hops, 2);
+	KUNIT_EXPECT_EQ(test, s->stack.path_id, 0x0ab);
+	KUNIT_EXPECT_EQ(test, s->stack.hop[0].b, 1);
+	KUNIT_EXPECT_EQ(test, s->stack.hop[1].b, 2);
+	KUNIT_EXPECT_EQ(test, s->stack.hop[1].ts, 2000);
+	KUNIT_EXPECT_EQ(test, s->stack.hop[1].tx_bytes, 20);
+	KUNIT_EXPECT_EQ(test, s->stack.hop[1].qlen, 8);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_INT_RX), 1);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_INT_BAD), 1);
+	/* more hops than slots: counted, not delivered */
+	qp->comp.psn = 203;
+	kt_int_acked(test, rxe_cc_int_port, RXE_CC_INT_MAX_HOPS + 1, 202,
+		     RXE_CC_BTH_CAP);
+	KUNIT_EXPECT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_INT_BAD), 2);
+	/* a PSN not sent yet: counted, not delivered */
+	kt_int_acked(test, rxe_cc_int_port, 1, 204, RXE_CC_BTH_CAP);
+	KUNIT_EXPECT_EQ(test, s->n, 1);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_INT_BAD), 3);
+	/* a QP whose algorithm takes no INT parses nothing, counts nothing */
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(qp, env->ops, NULL, NULL), 0);
+	kt_int_acked(test, rxe_cc_int_port, RXE_CC_INT_MAX_HOPS + 1, 203, 0);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_INT_BAD), 3);
+}
+
+static struct kunit_case rxe_cc_int_cases[] = {
+	KUNIT_CASE(int_rcv_steps_over_the_shim),
+	KUNIT_CASE(int_request_shim),
+	KUNIT_CASE(int_ack_echoes_the_request_shim),
+	KUNIT_CASE(int_acked_delivers_the_stack),
+	{}
+};
+
+static struct kunit_suite rxe_cc_int_suite = {
+	.name = "rxe_cc_int",
+	.suite_init = kt_fb_suite_init,
+	.suite_exit = kt_fb_suite_exit,
+	.init = kt_int_init,
+	.exit = kt_int_exit,
+	.test_cases = rxe_cc_int_cases,
 };
 
 /* ==== suite rxe_pfc_rcv: received PAUSE frames ============================== */
@@ -2116,7 +2433,7 @@ static struct kunit_suite rxe_pfc_rcv_suite = {
 
 kunit_test_suites(&rxe_cc_registry_suite, &rxe_cc_dev_set_suite,
 		  &rxe_cc_qp_set_suite, &rxe_cc_gate_suite, &rxe_cc_cnp_suite,
-		  &rxe_pfc_rcv_suite, &rxe_cc_tcd_suite);
+		  &rxe_pfc_rcv_suite, &rxe_cc_tcd_suite, &rxe_cc_int_suite);
 
 MODULE_DESCRIPTION("KUnit tests of rxe congestion control");
 MODULE_LICENSE("Dual BSD/GPL");

@@ -218,6 +218,7 @@ u32 rxe_cc_int_len_slow(const struct rxe_pkt_info *pkt)
 		return READ_ONCE(qp->cc.int_tx) ? RXE_CC_INT_SHIM_BYTES : 0;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_int_len_slow);
 
 /**
  * rxe_cc_int_put - put the INT shim in front of the packet being built
@@ -246,6 +247,7 @@ void rxe_cc_int_put(struct sk_buff *skb, struct rxe_pkt_info *pkt, u32 len)
 	}
 	memset(shim, 0, len);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_int_put);
 
 /*
  * The marks of the data the response about to be sent acknowledges, into
@@ -302,6 +304,7 @@ int rxe_cc_int_rcv_slow(struct sk_buff *skb, struct rxe_pkt_info *pkt)
 	pkt->paylen -= RXE_CC_INT_SHIM_BYTES;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_int_rcv_slow);
 
 /* rxe_rcv() dropped @skb: count an INT packet (unknown QP, bad headers) */
 void rxe_cc_int_drop(struct sk_buff *skb, struct rxe_pkt_info *pkt)
