@@ -11,11 +11,12 @@
 # window); the senders halted, and no halt reached the ceiling.
 # Utilisation: the paper's ACC keeps the link busy; here ACC reaches 76-87 %
 # against DCQCN's 99 % (acc.rst, "Figures"), so the test asserts at least
-# 0.7 x DCQCN's in the same run and prints both. It also prints, from
-# rxecc-report, how long each algorithm's aggregate computed rate took to
-# come down to the link rate after the first cut, and ACC's halts against
-# the backlog they should drain; on this testbed neither matches the
-# paper (acc.rst), so they are figures, not checks.
+# 0.7 x DCQCN's in the same run and prints both. How fast the aggregate
+# computed rate comes down and the halts against the backlog come from the
+# kernel's rate events (scripts/experiment --events), which cost the
+# emulated hosts enough CPU that with them this test failed twice in CI
+# (p99 208 and 120 KB, beside the other test kernel): they are measured by
+# make eval (acc_incast) and the experiment of acc.rst, "Figures".
 #
 # The link runs at 25 Mbit/s, as cc_hpcc's. ACC's period T must be at least
 # the RTT its ACKs see, and on User-Mode Linux ACKs come in bursts: with
@@ -41,27 +42,9 @@ acc_sum() {
 	}
 }
 
-# settle TAG: how long the senders' aggregate computed rate took from the
-# first rate cut down to 1.1 x the link rate (rxecc-report, from the
-# monitors' event rows), into SETTLE (ms)
-settle() {
-	report_run "$R"
-	SETTLE=$(report_value "$R" rate_settle_ms) || fail "$1: no rate_settle_ms"
-	log "$1: the aggregate computed rate came down to the link rate $SETTLE ms after the" \
-		"first cut"
-}
-
-incast_run dcqcn --algo dcqcn --events
+incast_run dcqcn --algo dcqcn
 dq99=$Q99 du=$UTIL dp=$PAUSES
-settle dcqcn
-dsettle=$SETTLE
-T_MS=4
-incast_run acc --algo acc --param period_us=$((T_MS * 1000)) --events
-settle acc
-sed -n '/^  source halts/,/^  first halts/p' "$R/summary.txt" | sed 's/^ */# acc: /'
-fh_mean=$(report_value "$R" first_halt_ratio_mean) || fail "acc: no first_halt_ratio_mean"
-fh_min=$(report_value "$R" first_halt_ratio_min) || fail "acc: no first_halt_ratio_min"
-fh_max=$(report_value "$R" first_halt_ratio_max) || fail "acc: no first_halt_ratio_max"
+incast_run acc --algo acc --param period_us=4000
 marked=$(flat_value "$R/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.tcd_ce") || fail "acc: no tcd_ce"
 ue=$(flat_value "$R/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.tcd_ue") || fail "acc: no tcd_ue"
 echoed=$(host_counter_sum "$R/hosts" cc_tcd_echo_tx) || fail "acc: no cc_tcd_echo_tx"

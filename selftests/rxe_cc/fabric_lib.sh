@@ -335,22 +335,6 @@ flow_field() {
 		$1 == f { print $c[col] }' "$1"
 }
 
-# report_value DIR KEY: KEY's value in DIR/summary.csv, written by
-# rxecc-report (report_run); nothing and status 1 if it is missing or n/a
-report_value() {
-	awk -F, -v k="$2" '$1 == k && $2 != "n/a" { print $2; f = 1 } END { exit !f }' \
-		"$1/summary.csv" 2>/dev/null || {
-		echo "# FAIL: report_value: no $2 in $1/summary.csv" >&2
-		return 1
-	}
-}
-
-# report_run DIR: rxecc-report's tables (no plots) of the results in DIR
-report_run() {
-	"$RXECC_TOP/build/user/bin/rxecc-report" --no-plots "$1" >"$1/report.log" 2>&1 ||
-		die "rxecc-report $1: $(tail -1 "$1/report.log")"
-}
-
 # flat_value FILE KEY: a value of a summary.flat (or hosts/*.counters)
 # file, lines "KEY VALUE". A key that is not there (renamed, misspelt, a
 # file not written) prints nothing, says so on stderr and returns 1:
