@@ -63,10 +63,7 @@ std::vector<Halt> acc_halts(const MonitorFile &mon, const TrafficClock &clock, c
 				h.host = mon.host;
 				h.qpn = key.second;
 				h.index = *n;
-				double rel = static_cast<double>(
-					static_cast<std::int64_t>(r->time_ns) -
-					static_cast<std::int64_t>(clock.t0_monotonic_ns));
-				h.t_s = (rel + static_cast<double>(al.offset_ns)) / 1e9;
+				h.t_s = monitor_fabric_s(r->time_ns, clock, al);
 				h.length_ns = *len;
 				out.push_back(h);
 				open = out.size() - 1;
@@ -193,9 +190,7 @@ std::vector<RateStep> rate_steps(const MonitorFile &mon, const TrafficClock &clo
 		if (!r.rate_bps || r.algo == "none")
 			continue;
 		RateStep s;
-		double rel = static_cast<double>(static_cast<std::int64_t>(r.time_ns) -
-		                                 static_cast<std::int64_t>(clock.t0_monotonic_ns));
-		s.t_s = (rel + static_cast<double>(al.offset_ns)) / 1e9;
+		s.t_s = monitor_fabric_s(r.time_ns, clock, al);
 		s.qp = mon.host + "/" + r.dev + "/" + std::to_string(r.qpn);
 		s.rate_bps = *r.rate_bps;
 		s.cut = names(r.event, "rate_dec");

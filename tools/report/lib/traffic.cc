@@ -502,6 +502,13 @@ const std::vector<StateColumn> &state_columns()
 	return cols;
 }
 
+double monitor_fabric_s(std::uint64_t time_ns, const TrafficClock &clock, const Alignment &al)
+{
+	double rel = static_cast<double>(static_cast<std::int64_t>(time_ns) -
+	                                 static_cast<std::int64_t>(clock.t0_monotonic_ns));
+	return (rel + static_cast<double>(al.offset_ns)) / 1e9;
+}
+
 std::vector<CcPoint> cc_series(const TrafficFlow &flow, const MonitorFile &mon,
                                const TrafficClock &clock, const Alignment &al)
 {
@@ -525,9 +532,7 @@ std::vector<CcPoint> cc_series(const TrafficFlow &flow, const MonitorFile &mon,
 	}
 	for (const auto &[t, rows] : by_time) {
 		CcPoint p;
-		double rel = static_cast<double>(static_cast<std::int64_t>(t) -
-		                                 static_cast<std::int64_t>(clock.t0_monotonic_ns));
-		p.t_s = (rel + static_cast<double>(al.offset_ns)) / 1e9;
+		p.t_s = monitor_fabric_s(t, clock, al);
 		double alpha_sum = 0;
 		int alpha_n = 0;
 		for (const MonitorRow *r : rows) {

@@ -193,6 +193,10 @@ struct CcPoint {
 	std::map<std::string, double> feedback; // label -> cumulative count
 };
 
+// A monitor row's time (CLOCK_MONOTONIC, ns) in fabric seconds: through the
+// generator's T0 on that clock and the alignment of T0 to the fabric.
+double monitor_fabric_s(std::uint64_t time_ns, const TrafficClock &clock, const Alignment &al);
+
 // The sender QPs' state of FLOW over time: poll rows of the monitor file of
 // its source host whose qpn is one of the flow's, from its start to its
 // completion (or the end of the records), summed over the QPs at each poll
