@@ -2,7 +2,9 @@
 //
 // rxecc-inject's kinds: which there are, and the datagrams of the TCD echo
 // kinds (specs/wire.md §7.4 (c)): an ACK's layout, the source, DestQP,
-// PSN and ICRC each kind forges, and the mark in BTH byte 4.
+// PSN and ICRC each kind forges, and the mark in BTH byte 4; and of the PCN
+// kinds (§7.4 (b), (d), (e), (e′)): opcode, BECN, DSCP and ECN, the payload
+// and what each kind forges in it, the sequence of a run, the ICRC.
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cstring>
@@ -124,10 +126,11 @@ template <typename F>
 Seen run(const std::string &k, const Target &t, F each)
 {
 	std::mt19937_64 rng(20261127);
+	RunState st;
 	Seen seen;
 	for (unsigned i = 0; i < kN; i++) {
 		bool reach = true;
-		auto d = make(k, rng, t, reach);
+		auto d = make(k, rng, t, st, reach);
 		EXPECT_FALSE(reach) << k; // not a CNP
 		check_tcd_ack(d, t, seen);
 		if (d.size() != kAckBytes)
@@ -291,9 +294,10 @@ TEST(InjectKinds, TheTcdMarksDoNotChangeTheIcrc)
 	for (const char *k : {"tcd_non_peer", "tcd_wrong_qpn", "tcd_bad_icrc", "tcd_bad_psn",
 	                      "tcd_old_psn", "tcd_valid"}) {
 		std::mt19937_64 rng(7);
+		RunState st;
 		for (unsigned i = 0; i < 64; i++) {
 			bool reach = false;
-			auto d = make(k, rng, target(0x105), reach);
+			auto d = make(k, rng, target(0x105), st, reach);
 			ASSERT_EQ(d.size(), kAckBytes);
 			auto c = icrc(d);
 			for (unsigned b4 : {0x00u, 0x20u, 0x40u, 0x7fu, 0xffu}) {
@@ -313,10 +317,509 @@ TEST(InjectKinds, ASeedSendsWhatItSentBefore)
 {
 	for (const char *k : {"tcd_non_peer", "tcd_bad_psn", "tcd_old_psn", "tcd_valid"}) {
 		std::mt19937_64 a(99), b(99);
+		RunState ra, rb;
 		bool reach = false;
 		for (unsigned i = 0; i < 16; i++)
-			EXPECT_EQ(make(k, a, target(0x105), reach),
-			          make(k, b, target(0x105), reach))
+			EXPECT_EQ(make(k, a, target(0x105), ra, reach),
+			          make(k, b, target(0x105), rb, reach))
+				<< k;
+	}
+}
+
+// ---- PCN (specs/wire.md §7.4 (b), (d), (e), (e′); specs/pcn.md §3.2) ----
+
+namespace
+{
+
+// a PCN CNP or rate report with its 16 bytes: 60 bytes
+constexpr std::size_t kPcnBytes = kBth + kBthBytes + kCnpBodyBytes + kIcrcBytes;
+constexpr std::size_t kPcnBody = kBth + kBthBytes;
+
+std::uint32_t be32(const std::vector<std::uint8_t> &d, std::size_t off)
+{
+	return static_cast<std::uint32_t>(d[off]) << 24 | be24(d, off + 1);
+}
+
+Target pcn_target(std::uint32_t seq)
+{
+	Target t = target(0x105);
+	t.pcn_rate = 37;
+	t.pcn_line = 100;
+	t.pcn_seq = seq;
+	return t;
+}
+
+// the 16 bytes written out by hand: RecRate BE, 'P' 'C', flags, version,
+// sequence BE, 4 zero bytes
+std::vector<std::uint8_t> payload(std::uint32_t rate, std::uint8_t flags, std::uint8_t version,
+                                  std::uint32_t seq)
+{
+	return {static_cast<std::uint8_t>(rate >> 24),
+	        static_cast<std::uint8_t>(rate >> 16),
+	        static_cast<std::uint8_t>(rate >> 8),
+	        static_cast<std::uint8_t>(rate),
+	        0x50,
+	        0x43,
+	        flags,
+	        version,
+	        static_cast<std::uint8_t>(seq >> 24),
+	        static_cast<std::uint8_t>(seq >> 16),
+	        static_cast<std::uint8_t>(seq >> 8),
+	        static_cast<std::uint8_t>(seq),
+	        0,
+	        0,
+	        0,
+	        0};
+}
+
+// One PCN datagram taken apart.
+struct PcnPkt {
+	std::vector<std::uint8_t> d;
+	bool reach = false;
+	bool dec = false; // opcode 0x81 (else 0xC2)
+	std::uint32_t saddr = 0, qpn = 0, rate = 0, seq = 0;
+	std::uint8_t flags = 0, version = 0;
+	std::size_t body = 0; // payload bytes
+	bool icrc_ok = false, icrc_off_by_one = false;
+};
+
+// What every PCN datagram has, whatever its kind: IPv4 to --dst, the IP
+// and UDP lengths of what is there, UDP 4791, DSCP 48, opcode 0x81 with
+// BECN and IP ECN CE or 0xC2 with neither BECN nor ECN (Not-ECT), SE, M,
+// pad, TVer 0, P_Key 0xffff, AckReq 0, PSN 0, at most 16 payload bytes, the
+// magic if the payload has it, and zero bytes 12..15; the ICRC is checked
+// by the caller.
+PcnPkt take_pcn(std::vector<std::uint8_t> d, bool reach, const Target &t)
+{
+	PcnPkt p;
+	p.reach = reach;
+	EXPECT_GE(d.size(), kPcnBody + kIcrcBytes);
+	EXPECT_LE(d.size(), kPcnBytes);
+	if (d.size() < kPcnBody + kIcrcBytes || d.size() > kPcnBytes) {
+		p.d = d;
+		return p;
+	}
+	EXPECT_EQ(d[0], 0x45);
+	EXPECT_EQ(be16(d, 2), d.size());
+	EXPECT_EQ(d[9], 17);
+	EXPECT_EQ(get32(d, kDaddr), t.dst);
+	EXPECT_EQ(be16(d, kDport), kRocePort);
+	EXPECT_EQ(be16(d, kUdpLen), d.size() - kIpBytes);
+	std::uint8_t op = d[kBth];
+	EXPECT_TRUE(op == 0x81 || op == 0xC2) << std::hex << unsigned{op};
+	p.dec = op == 0x81;
+	EXPECT_EQ(d[1] >> 2, 48) << "DSCP";
+	EXPECT_EQ(d[1] & 3, p.dec ? 3 : 0) << "ECN: CE for a decrease, Not-ECT for an increase";
+	EXPECT_EQ(d[kBth + 4], p.dec ? 0x40 : 0x00) << "BECN";
+	EXPECT_EQ(d[kBth + 1], 0);
+	EXPECT_EQ(be16(d, kBth + 2), 0xffffu);
+	EXPECT_EQ(d[kBth + 8], 0);
+	EXPECT_EQ(be24(d, kBth + 9), 0u) << "PSN";
+	p.saddr = get32(d, kSaddr);
+	p.qpn = be24(d, kBth + 5);
+	p.body = d.size() - kPcnBody - kIcrcBytes;
+	if (p.body == kCnpBodyBytes) {
+		p.rate = be32(d, kPcnBody);
+		EXPECT_EQ(be16(d, kPcnBody + 4), 0x5043u) << "magic";
+		p.flags = d[kPcnBody + 6];
+		p.version = d[kPcnBody + 7];
+		p.seq = be32(d, kPcnBody + 8);
+		EXPECT_EQ(be32(d, kPcnBody + 12), 0u);
+		EXPECT_EQ(p.flags & ~3U, 0u) << "undefined flags";
+	}
+	p.icrc_ok = stored_icrc(d) == icrc(d);
+	p.icrc_off_by_one = stored_icrc(d) == (icrc(d) ^ 1);
+	p.d = std::move(d);
+	return p;
+}
+
+// `n` datagrams of kind `k` for `t`, one run from a fixed seed.
+std::vector<PcnPkt> pcn_run(const std::string &k, const Target &t, unsigned n = kN)
+{
+	std::mt19937_64 rng(20261205);
+	RunState st;
+	st.pcn_seq = t.pcn_seq;
+	std::vector<PcnPkt> out;
+	for (unsigned i = 0; i < n; i++) {
+		bool reach = false;
+		auto d = make(k, rng, t, st, reach);
+		out.push_back(take_pcn(std::move(d), reach, t));
+	}
+	return out;
+}
+
+// checks that the packets are well-formed but for what `except` names,
+// and counts the decreases among them
+struct Expect {
+	bool peer = true, qpn = true, icrc = true, rate = true, flags = true, version = true,
+	     seq = true, reach = true;
+};
+
+unsigned expect_pcn(const std::vector<PcnPkt> &ps, const Target &t, const Expect &e,
+                    const std::string &k)
+{
+	unsigned decs = 0;
+	std::uint32_t seq = t.pcn_seq;
+	for (const auto &p : ps) {
+		decs += p.dec;
+		if (e.reach) {
+			EXPECT_TRUE(p.reach) << k;
+		}
+		if (e.peer) {
+			EXPECT_EQ(p.saddr, t.peer) << k;
+		}
+		if (e.qpn) {
+			EXPECT_EQ(p.qpn, kQpn) << k;
+		}
+		if (e.icrc) {
+			EXPECT_TRUE(p.icrc_ok) << k;
+		}
+		if (p.body != kCnpBodyBytes)
+			continue;
+		if (e.rate) {
+			EXPECT_EQ(p.rate, t.pcn_rate) << k;
+		}
+		if (e.flags) {
+			EXPECT_EQ(p.flags, p.dec ? 0x03 : 0x02) << k;
+		}
+		if (e.version) {
+			EXPECT_EQ(p.version, 1) << k;
+		}
+		if (e.seq) {
+			EXPECT_EQ(p.seq, seq++) << k << ": the run's sequence counts up";
+		}
+	}
+	return decs;
+}
+
+// the sequence numbers the runs start from: the counter wraps for the last
+const std::uint32_t kSeqs[] = {0, 1000, 0x80000000U, 0xffffffffU - kN / 2};
+
+} // namespace
+
+TEST(InjectKinds, ThePcnGroupIsTheTenKindsAndNotTheControl)
+{
+	const std::vector<std::string> pcn = {
+		"pcn_non_peer",    "pcn_truncated", "pcn_bad_icrc", "pcn_unknown_qp",
+		"pcn_rate_zero",   "pcn_rate_high", "pcn_old_seq",  "pcn_flag_mismatch",
+		"pcn_bad_version", "pcn_no_rate"};
+	EXPECT_EQ(kPcnKinds, pcn);
+	EXPECT_EQ(expand_kinds({"pcn"}), pcn);
+	// not in the default set, nor in "int" or "tcd"
+	for (const auto &k : kKinds)
+		EXPECT_NE(k.compare(0, 4, "pcn_"), 0) << k;
+	for (const auto &k : expand_kinds({"int", "tcd"}))
+		EXPECT_NE(k.compare(0, 4, "pcn_"), 0) << k;
+	EXPECT_EQ(expand_kinds({"pcn_no_rate", "pcn", "pcn_valid", "tcd_valid"}),
+	          (std::vector<std::string>{"pcn_no_rate", "pcn_non_peer", "pcn_truncated",
+	                                    "pcn_bad_icrc", "pcn_unknown_qp", "pcn_rate_zero",
+	                                    "pcn_rate_high", "pcn_old_seq", "pcn_flag_mismatch",
+	                                    "pcn_bad_version", "pcn_valid", "tcd_valid"}));
+	auto names = kind_names();
+	for (const auto &k : pcn)
+		EXPECT_EQ(std::count(names.begin(), names.end(), k), 1) << k;
+	EXPECT_EQ(std::count(names.begin(), names.end(), "pcn_valid"), 1);
+	EXPECT_EQ(std::count(names.begin(), names.end(), "pcn"), 1);
+}
+
+// The control, byte for byte after the BTH: a decrease from the peer with
+// --pcn-rate, DEC | RATE_VALID, version 1 and a sequence counting up from
+// --pcn-seq (modulo 2^32).
+TEST(InjectKinds, PcnValidIsAWellFormedDecreaseWithARisingSequence)
+{
+	for (std::uint32_t seq0 : kSeqs) {
+		Target t = pcn_target(seq0);
+		auto ps = pcn_run("pcn_valid", t);
+		EXPECT_EQ(expect_pcn(ps, t, {}, "pcn_valid"), kN);
+		std::uint32_t seq = seq0;
+		for (const auto &p : ps) {
+			ASSERT_EQ(p.d.size(), kPcnBytes);
+			EXPECT_TRUE(p.dec);
+			EXPECT_EQ(std::vector<std::uint8_t>(p.d.begin() + kPcnBody, p.d.end() - 4),
+			          payload(37, 0x03, 1, seq));
+			seq++;
+		}
+		// it wrapped where it had to
+		EXPECT_EQ(ps.back().seq, static_cast<std::uint32_t>(seq0 + kN - 1));
+	}
+}
+
+TEST(InjectKinds, PcnNonPeerIsAWellFormedDecreaseFromTheSpoofedAddress)
+{
+	Target t = pcn_target(77);
+	Expect e;
+	e.peer = false;
+	auto ps = pcn_run("pcn_non_peer", t);
+	EXPECT_EQ(expect_pcn(ps, t, e, "pcn_non_peer"), kN);
+	for (const auto &p : ps) {
+		EXPECT_EQ(p.saddr, t.spoof);
+		EXPECT_EQ(p.d.size(), kPcnBytes);
+	}
+}
+
+// 0..15 payload bytes, a prefix of a well-formed payload of its opcode,
+// the ICRC over what is there: rxe_rcv drops it (shorter than BTH + 16 of
+// either opcode), so it does not reach the handler
+TEST(InjectKinds, PcnTruncatedIsShorterThanItsOpcodesHeaders)
+{
+	Target t = pcn_target(500);
+	Expect e;
+	e.reach = false;
+	auto ps = pcn_run("pcn_truncated", t);
+	unsigned decs = expect_pcn(ps, t, e, "pcn_truncated");
+	EXPECT_GT(decs, kN / 3);
+	EXPECT_LT(decs, kN - kN / 3);
+	std::set<std::size_t> lens;
+	std::uint32_t seq = t.pcn_seq;
+	for (const auto &p : ps) {
+		EXPECT_FALSE(p.reach);
+		EXPECT_LT(p.body, kCnpBodyBytes);
+		lens.insert(p.body);
+		auto want = payload(37, p.dec ? 0x03 : 0x02, 1, seq++);
+		want.resize(p.body);
+		EXPECT_EQ(std::vector<std::uint8_t>(p.d.begin() + kPcnBody, p.d.end() - 4), want);
+		// below rxe's length for the opcode: BTH 12 + 16 + ICRC 4
+		EXPECT_LT(p.d.size() - kIpBytes - kUdpBytes, kBthBytes + 16 + 4);
+	}
+	EXPECT_EQ(lens.size(), kCnpBodyBytes) << "every length 0..15";
+}
+
+TEST(InjectKinds, PcnBadIcrcIsWellFormedButForTheIcrc)
+{
+	Target t = pcn_target(9);
+	Expect e;
+	e.icrc = false;
+	auto ps = pcn_run("pcn_bad_icrc", t);
+	unsigned decs = expect_pcn(ps, t, e, "pcn_bad_icrc");
+	EXPECT_GT(decs, kN / 3);
+	EXPECT_LT(decs, kN - kN / 3);
+	for (const auto &p : ps) {
+		EXPECT_FALSE(p.icrc_ok);
+		EXPECT_TRUE(p.icrc_off_by_one);
+	}
+}
+
+TEST(InjectKinds, PcnUnknownQpGoesToAQpnThatIsNotTheTarget)
+{
+	for (std::uint32_t qpn : {kQpn, 0x7fffffU, 0x012345U}) {
+		Target t = pcn_target(3);
+		t.qpn = qpn;
+		Expect e;
+		e.qpn = false;
+		auto ps = pcn_run("pcn_unknown_qp", t);
+		unsigned decs = expect_pcn(ps, t, e, "pcn_unknown_qp");
+		EXPECT_GT(decs, kN / 3);
+		EXPECT_LT(decs, kN - kN / 3);
+		std::set<std::uint32_t> qpns;
+		unsigned flipped = 0;
+		for (const auto &p : ps) {
+			EXPECT_NE(p.qpn, qpn);
+			// none rxe hands out, not the multicast QPN
+			EXPECT_GE(p.qpn, 0x800000u);
+			EXPECT_LT(p.qpn, 0xffffffu);
+			flipped += p.qpn == (qpn ^ 0x800000U);
+			qpns.insert(p.qpn);
+		}
+		EXPECT_GT(qpns.size(), kN / 3) << qpn;
+		if (qpn == 0x7fffff) {
+			EXPECT_EQ(flipped, 0u) << "0xffffff is multicast";
+		} else {
+			EXPECT_GT(flipped, kN / 3) << qpn;
+		}
+	}
+}
+
+TEST(InjectKinds, PcnRateZeroIsADecreaseWithAValidRateOfZero)
+{
+	Target t = pcn_target(12);
+	Expect e;
+	e.rate = false;
+	auto ps = pcn_run("pcn_rate_zero", t);
+	EXPECT_EQ(expect_pcn(ps, t, e, "pcn_rate_zero"), kN);
+	for (const auto &p : ps) {
+		EXPECT_EQ(p.rate, 0u);
+		EXPECT_EQ(p.flags, 0x03); // DEC | RATE_VALID
+	}
+}
+
+TEST(InjectKinds, PcnRateHighIsADecreaseAboveTheLineRate)
+{
+	for (std::uint32_t line : {100U, 1U, 40000U, 0x7fffffffU, 0xfffffffeU}) {
+		Target t = pcn_target(12);
+		t.pcn_line = line;
+		t.pcn_rate = 1;
+		Expect e;
+		e.rate = false;
+		auto ps = pcn_run("pcn_rate_high", t);
+		EXPECT_EQ(expect_pcn(ps, t, e, "pcn_rate_high"), kN);
+		std::set<std::uint32_t> rates;
+		unsigned near = 0;
+		for (const auto &p : ps) {
+			EXPECT_GT(p.rate, line);
+			EXPECT_EQ(p.flags, 0x03);
+			rates.insert(p.rate);
+			near += std::uint64_t{p.rate} <= 2 * std::uint64_t{line};
+		}
+		// just above, the largest, and both near the line and far from it
+		EXPECT_EQ(rates.count(line + 1), 1u) << line;
+		EXPECT_EQ(rates.count(0xffffffffU), 1u) << line;
+		if (line == 100) {
+			EXPECT_GT(near, kN / 3);
+			EXPECT_GT(rates.size(), kN / 4); // 101..200 and the rest
+			EXPECT_GT(kN - near, kN / 4);
+		}
+	}
+}
+
+// behind --pcn-seq by 1..2^30 (mod 2^32), the bounds included, spread
+// over the range; and the run's counter is left alone
+TEST(InjectKinds, PcnOldSeqIsBehindTheFirstSequence)
+{
+	for (std::uint32_t seq0 : kSeqs) {
+		Target t = pcn_target(seq0);
+		Expect e;
+		e.seq = false;
+		auto ps = pcn_run("pcn_old_seq", t);
+		EXPECT_EQ(expect_pcn(ps, t, e, "pcn_old_seq"), kN);
+		std::uint32_t lo = 0xffffffffU, hi = 0;
+		std::set<std::uint32_t> seqs;
+		for (const auto &p : ps) {
+			std::uint32_t behind = seq0 - p.seq;
+			lo = std::min(lo, behind);
+			hi = std::max(hi, behind);
+			seqs.insert(p.seq);
+		}
+		// just behind and the furthest, and spread between
+		EXPECT_EQ(lo, 1u) << seq0;
+		EXPECT_EQ(hi, 1U << 30) << seq0;
+		EXPECT_GT(seqs.size(), kN / 3);
+		unsigned low_half = 0;
+		for (std::uint32_t s : seqs)
+			low_half += seq0 - s <= 1U << 29;
+		EXPECT_GT(low_half, seqs.size() / 4) << seq0;
+		EXPECT_LT(low_half, seqs.size() - seqs.size() / 4) << seq0;
+
+		std::mt19937_64 rng(1);
+		RunState st;
+		st.pcn_seq = seq0 + 5;
+		bool reach = false;
+		make("pcn_old_seq", rng, t, st, reach);
+		EXPECT_EQ(st.pcn_seq, seq0 + 5);
+		auto d = make("pcn_valid", rng, t, st, reach);
+		auto v = take_pcn(std::move(d), reach, t);
+		EXPECT_EQ(v.seq, seq0 + 5);
+		EXPECT_EQ(st.pcn_seq, seq0 + 6);
+	}
+}
+
+// DEC must equal opcode == 0x81: 0x81 without it, or 0xC2 with it; the
+// IP ECN and BECN still those of the opcode
+TEST(InjectKinds, PcnFlagMismatchHasTheOtherOpcodesDec)
+{
+	Target t = pcn_target(40);
+	Expect e;
+	e.flags = false;
+	auto ps = pcn_run("pcn_flag_mismatch", t);
+	unsigned decs = expect_pcn(ps, t, e, "pcn_flag_mismatch");
+	EXPECT_GT(decs, kN / 3);
+	EXPECT_LT(decs, kN - kN / 3);
+	for (const auto &p : ps)
+		EXPECT_EQ(p.flags, p.dec ? 0x02 : 0x03);
+}
+
+TEST(InjectKinds, PcnBadVersionIsAnyVersionButOne)
+{
+	Target t = pcn_target(40);
+	Expect e;
+	e.version = false;
+	auto ps = pcn_run("pcn_bad_version", t);
+	unsigned decs = expect_pcn(ps, t, e, "pcn_bad_version");
+	EXPECT_GT(decs, kN / 3);
+	EXPECT_LT(decs, kN - kN / 3);
+	std::set<unsigned> versions;
+	for (const auto &p : ps) {
+		EXPECT_NE(p.version, 1);
+		versions.insert(p.version);
+	}
+	EXPECT_EQ(versions.size(), 255u) << "0 and 2..255";
+}
+
+TEST(InjectKinds, PcnNoRateIsADecreaseWithoutRateValid)
+{
+	Target t = pcn_target(40);
+	Expect e;
+	e.flags = false;
+	auto ps = pcn_run("pcn_no_rate", t);
+	EXPECT_EQ(expect_pcn(ps, t, e, "pcn_no_rate"), kN);
+	for (const auto &p : ps)
+		EXPECT_EQ(p.flags, 0x01); // DEC alone
+}
+
+// One run through the whole group, as --kinds pcn sends it: the counter
+// goes on from kind to kind (pcn_old_seq takes none), every kind but
+// pcn_truncated reaches the handler, and only pcn_bad_icrc's ICRC is off.
+TEST(InjectKinds, ThePcnKindsShareTheRunsSequence)
+{
+	Target t = pcn_target(0xfffffff0U);
+	std::mt19937_64 rng(5);
+	RunState st;
+	st.pcn_seq = t.pcn_seq;
+	std::uint32_t seq = t.pcn_seq;
+	for (const auto &k : expand_kinds({"pcn"})) {
+		for (unsigned i = 0; i < 8; i++) {
+			bool reach = k == "pcn_truncated"; // make() must set it
+			auto d = make(k, rng, t, st, reach);
+			auto p = take_pcn(std::move(d), reach, t);
+			EXPECT_EQ(p.reach, k != "pcn_truncated") << k;
+			EXPECT_EQ(p.icrc_ok, k != "pcn_bad_icrc") << k;
+			if (k == "pcn_old_seq")
+				continue;
+			if (p.body >= 12) {
+				EXPECT_EQ(be32(p.d, kPcnBody + 8), seq) << k;
+			}
+			seq++;
+		}
+	}
+	EXPECT_EQ(st.pcn_seq, seq);
+	EXPECT_EQ(seq, t.pcn_seq + 8 * 9);
+}
+
+// The ICRC covers the payload: a change to any of its bytes shows, a
+// change of the DS field (DSCP, ECN) or of BECN does not.
+TEST(InjectKinds, ThePcnPayloadIsInTheIcrc)
+{
+	Target t = pcn_target(1);
+	for (const char *k : {"pcn_valid", "pcn_flag_mismatch", "pcn_rate_high"}) {
+		std::mt19937_64 rng(3);
+		RunState st;
+		for (unsigned i = 0; i < 16; i++) {
+			bool reach = false;
+			auto d = make(k, rng, t, st, reach);
+			ASSERT_EQ(d.size(), kPcnBytes);
+			auto c = icrc(d);
+			for (std::size_t off = kPcnBody; off < kPcnBody + kCnpBodyBytes; off++) {
+				auto e = d;
+				e[off] ^= 0x01;
+				EXPECT_NE(icrc(e), c) << k << " " << off;
+			}
+			auto e = d;
+			e[1] ^= 0x03;         // ECN
+			e[kBth + 4] ^= kBecn; // BECN
+			EXPECT_EQ(icrc(e), c) << k;
+		}
+	}
+}
+
+TEST(InjectKinds, ASeedSendsThePcnPacketsItSentBefore)
+{
+	for (const auto &k : expand_kinds({"pcn", "pcn_valid"})) {
+		std::mt19937_64 a(99), b(99);
+		RunState ra, rb;
+		ra.pcn_seq = rb.pcn_seq = 1234;
+		bool reach = false;
+		for (unsigned i = 0; i < 16; i++)
+			EXPECT_EQ(make(k, a, pcn_target(1234), ra, reach),
+			          make(k, b, pcn_target(1234), rb, reach))
 				<< k;
 	}
 }

@@ -8,7 +8,9 @@
 // (--kinds int...) malformed HPCC INT ACKs to the INT port, with
 // (--int-valid) well-formed ones as their control; and (--kinds tcd...)
 // ACKs with a TCD mark echo that ACC must not see, with (--tcd-valid) one
-// it must take as their control (Documentation/rxe-cc/testing.rst).
+// it must take as their control; and (--kinds pcn...) PCN CNPs and rate
+// reports that PCN must count and ignore, with (--pcn-valid) well-formed
+// decrease CNPs as their control (Documentation/rxe-cc/testing.rst).
 #include <CLI/CLI.hpp>
 #include <arpa/inet.h>
 #include <cerrno>
@@ -29,7 +31,9 @@
 
 using rxecc::inject::kIntKinds;
 using rxecc::inject::kKinds;
+using rxecc::inject::kPcnKinds;
 using rxecc::inject::kTcdKinds;
+using rxecc::inject::RunState;
 using rxecc::inject::Target;
 
 namespace
@@ -81,7 +85,30 @@ The algorithm must see none of their marks; what each is expected to hit in rxe:
   tcd_valid            (only with --tcd-valid or --kinds tcd_valid) the control: PSN
                        in the window, BECN with CE_CNT 1 (byte 4 0x62): delivered to
                        the algorithm, which takes it if the ACK acknowledges packets
-                       (ACC counts marks on an ACK that acknowledges none as bad))";
+                       (ACC counts marks on an ACK that acknowledges none as bad)
+The PCN kinds ("pcn" selects them all; not in the default set) are a decrease CNP
+(opcode 0x81, BECN, IP ECN CE) or a rate report (0xC2, not congested: no BECN,
+Not-ECT), DSCP 48, to UDP 4791 with a 16-byte PCN payload: RecRate (u32 BE,
+Mbit/s), magic 0x5043, flags (DEC = opcode 0x81, RATE_VALID), version 1,
+sequence (u32 BE), 4 zero bytes. "Well-formed" is RecRate --pcn-rate,
+RATE_VALID and the next sequence number (--pcn-seq, then one up per packet);
+"either" is a decrease or a rate report at random. PCN must count and ignore
+each; all but pcn_truncated reach the CNP handler:
+  pcn_non_peer         a well-formed decrease from --spoof
+  pcn_truncated        either, a payload of 0..15 bytes (ICRC over them): rxe_rcv
+                       drops it (shorter than BTH + 16)
+  pcn_bad_icrc         either, well-formed, ICRC off by one bit
+  pcn_unknown_qp       either, well-formed, to a QPN that does not exist (--qpn with
+                       bit 23 flipped, or 0x800000..0xfffffe)
+  pcn_rate_zero        a decrease, RATE_VALID and RecRate 0
+  pcn_rate_high        a decrease, RecRate --pcn-line + 1..0xffffffff
+  pcn_old_seq          a well-formed decrease, sequence --pcn-seq - 1..2^30 (mod 2^32):
+                       behind pcn_valid CNPs sent before from --pcn-seq
+  pcn_flag_mismatch    0x81 with DEC 0, or 0xC2 with DEC 1
+  pcn_bad_version      either, version 0 or 2..255
+  pcn_no_rate          a decrease without RATE_VALID (RecRate --pcn-rate)
+  pcn_valid            (only with --pcn-valid or --kinds pcn_valid) the control: a
+                       well-formed decrease from the peer: taken by PCN)";
 
 bool parse_ip(const std::string &s, std::uint32_t &out)
 {
@@ -98,7 +125,8 @@ int main(int argc, char **argv)
 {
 	CLI::App app{
 		"rxecc-inject: send forged RoCEv2 CNPs and ACKs (the int kinds: HPCC INT ACKs, "
-		"with the INT shim; the tcd kinds: ACKs with a TCD mark echo) at an rxe QP over "
+		"with the INT shim; the tcd kinds: ACKs with a TCD mark echo; the pcn kinds: PCN "
+		"CNPs and rate reports) at an rxe QP over "
 		"a raw IPv4 socket (needs CAP_NET_RAW) and print how many of each kind were sent, "
 		"and how many reach rxe's CNP handler, where it counts the CNPs it ignores "
 		"(cc_cnp_ignored)."};
@@ -107,7 +135,8 @@ int main(int argc, char **argv)
 	Target t;
 	unsigned count = 100;
 	std::uint64_t seed = 0;
-	bool seed_given = false, valid = false, int_valid = false, tcd_valid = false;
+	bool seed_given = false, valid = false, int_valid = false, tcd_valid = false,
+	     pcn_valid = false;
 	std::vector<std::string> kinds;
 	double gap_us = 200;
 	app.add_option("--peer", peer_s,
@@ -133,7 +162,10 @@ int main(int argc, char **argv)
 	kinds_help += "; \"tcd\": all of";
 	for (const auto &k : kTcdKinds)
 		kinds_help += " " + k;
-	kinds_help += "; also int_valid and tcd_valid; see below)";
+	kinds_help += "; \"pcn\": all of";
+	for (const auto &k : kPcnKinds)
+		kinds_help += " " + k;
+	kinds_help += "; also int_valid, tcd_valid and pcn_valid; see below)";
 	app.add_option("--kinds", kinds, kinds_help)->delimiter(',')->check(CLI::IsMember(names));
 	app.add_flag("--valid", valid,
 	             "send only well-formed CNPs from the peer (the control: they must act)");
@@ -149,6 +181,10 @@ int main(int argc, char **argv)
 	             "send only well-formed ACKs from the peer with a TCD mark (BECN, CE_CNT 1) "
 	             "for --psn-base - 1, kind tcd_valid (the control of the tcd kinds: the "
 	             "algorithm must take their marks)");
+	app.add_flag("--pcn-valid", pcn_valid,
+	             "send only well-formed PCN decrease CNPs from the peer (RecRate --pcn-rate, "
+	             "sequence --pcn-seq counting up), kind pcn_valid (the control of the pcn "
+	             "kinds: PCN must take them)");
 	app.add_option("--int-port", t.int_port,
 	               "the UDP destination port of the int kinds: rdma_rxe's int_port "
 	               "(default 4792)")
@@ -159,15 +195,31 @@ int main(int argc, char **argv)
 	               "window, int_bad_psn's and tcd_bad_psn's 0x400000..0x7fffff ahead, "
 	               "tcd_old_psn's 0x400000..0x7fffff behind")
 		->check(CLI::Range(0U, 0xffffffU));
+	app.add_option("--pcn-rate", t.pcn_rate,
+	               "the RecRate of the well-formed PCN CNPs in Mbit/s, at most --pcn-line "
+	               "(default 50)")
+		->check(CLI::Range(1U, 0xfffffffeU));
+	app.add_option("--pcn-line", t.pcn_line,
+	               "the QP's line rate in Mbit/s: pcn_rate_high's RecRate is above it "
+	               "(default 100)")
+		->check(CLI::Range(1U, 0xfffffffeU));
+	app.add_option("--pcn-seq", t.pcn_seq,
+	               "the sequence number of the first PCN packet (default 0); the others "
+	               "count up by one, but pcn_old_seq's are 1..2^30 behind it")
+		->check(CLI::Range(0U, 0xffffffffU));
 	app.add_option("--gap-us", gap_us, "pause between packets in microseconds (default 200)")
 		->check(CLI::Range(0.0, 1e6));
 	CLI11_PARSE(app, argc, argv);
-	if ((valid ? 1 : 0) + (int_valid ? 1 : 0) + (tcd_valid ? 1 : 0) + (*ack_opt ? 1 : 0) +
-	            (kinds.empty() ? 0 : 1) >
+	if ((valid ? 1 : 0) + (int_valid ? 1 : 0) + (tcd_valid ? 1 : 0) + (pcn_valid ? 1 : 0) +
+	            (*ack_opt ? 1 : 0) + (kinds.empty() ? 0 : 1) >
 	    1) {
 		std::fprintf(stderr,
-		             "rxecc-inject: --valid, --int-valid, --tcd-valid, --ack-psn and "
-		             "--kinds exclude each other\n");
+		             "rxecc-inject: --valid, --int-valid, --tcd-valid, --pcn-valid, "
+		             "--ack-psn and --kinds exclude each other\n");
+		return 2;
+	}
+	if (t.pcn_rate > t.pcn_line) {
+		std::fprintf(stderr, "rxecc-inject: --pcn-rate must not exceed --pcn-line\n");
 		return 2;
 	}
 
@@ -189,12 +241,15 @@ int main(int argc, char **argv)
 		kinds = {"int_valid"};
 	} else if (tcd_valid) {
 		kinds = {"tcd_valid"};
+	} else if (pcn_valid) {
+		kinds = {"pcn_valid"};
 	} else if (*ack_opt) {
 		kinds = {"ack_psn"};
 	} else if (kinds.empty()) {
 		kinds = kKinds;
 	} else {
-		// "int" and "tcd" stand for their kinds; each kind once, in order
+		// "int", "tcd" and "pcn" stand for their kinds; each kind once,
+		// in order
 		kinds = rxecc::inject::expand_kinds(kinds);
 	}
 	std::printf("rxecc-inject: seed %llu\n", static_cast<unsigned long long>(seed));
@@ -212,12 +267,14 @@ int main(int argc, char **argv)
 	struct sockaddr_in to = {};
 	to.sin_family = AF_INET;
 	to.sin_addr.s_addr = t.dst;
+	RunState run;
+	run.pcn_seq = t.pcn_seq;
 	unsigned long total = 0, reach_total = 0;
 	for (const auto &k : kinds) {
 		unsigned long sent = 0, reach_n = 0;
 		for (unsigned i = 0; i < count; i++) {
 			bool reach = false;
-			auto d = rxecc::inject::make(k, rng, t, reach);
+			auto d = rxecc::inject::make(k, rng, t, run, reach);
 			if (sendto(fd, d.data(), d.size(), 0,
 			           reinterpret_cast<struct sockaddr *>(&to),
 			           sizeof(to)) != static_cast<ssize_t>(d.size())) {

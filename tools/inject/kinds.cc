@@ -20,6 +20,11 @@ const std::vector<std::string> kIntKinds = {"int_hops6",           "int_truncate
 // their PSNs are taken from psn_base
 const std::vector<std::string> kTcdKinds = {"tcd_non_peer", "tcd_wrong_qpn", "tcd_bad_icrc",
                                             "tcd_bad_psn", "tcd_old_psn"};
+// they are meant for a QP whose algorithm takes PCN feedback, which has
+// taken pcn_valid CNPs with sequence numbers before pcn_seq
+const std::vector<std::string> kPcnKinds = {
+	"pcn_non_peer",  "pcn_truncated", "pcn_bad_icrc",      "pcn_unknown_qp",  "pcn_rate_zero",
+	"pcn_rate_high", "pcn_old_seq",   "pcn_flag_mismatch", "pcn_bad_version", "pcn_no_rate"};
 
 std::vector<std::string> kind_names()
 {
@@ -30,6 +35,9 @@ std::vector<std::string> kind_names()
 	names.insert(names.end(), kTcdKinds.begin(), kTcdKinds.end());
 	names.push_back("tcd_valid");
 	names.push_back("tcd");
+	names.insert(names.end(), kPcnKinds.begin(), kPcnKinds.end());
+	names.push_back("pcn_valid");
+	names.push_back("pcn");
 	return names;
 }
 
@@ -45,6 +53,8 @@ std::vector<std::string> expand_kinds(const std::vector<std::string> &kinds)
 			std::for_each(kIntKinds.begin(), kIntKinds.end(), add);
 		else if (k == "tcd")
 			std::for_each(kTcdKinds.begin(), kTcdKinds.end(), add);
+		else if (k == "pcn")
+			std::for_each(kPcnKinds.begin(), kPcnKinds.end(), add);
 		else
 			add(k);
 	}
@@ -160,10 +170,103 @@ Packet make_tcd(const std::string &k, std::mt19937_64 &rng, const Target &t, Pac
 	return p;
 }
 
+// A QPN that is not the target's and that no rxe QP has (rxe hands out
+// QPNs below 0x800000): the target's with bit 23 flipped, or one of
+// 0x800000..0xfffffe at random (never 0xffffff, the multicast QPN).
+std::uint32_t unknown_qpn(std::mt19937_64 &rng, const Target &t)
+{
+	std::uint32_t q = (t.qpn ^ 0x800000U) & 0xffffff;
+	if (rng() % 2 == 0 || q < 0x800000 || q == 0xffffff) {
+		do
+			q = static_cast<std::uint32_t>(0x800000 + rng() % 0x7fffff);
+		while (q == t.qpn);
+	}
+	return q;
+}
+
+// A RecRate above the line rate: just above it, the largest, up to twice
+// the line rate or anywhere up to 2^32 - 1 (line < 2^32 - 1).
+std::uint32_t rate_above(std::mt19937_64 &rng, std::uint32_t line)
+{
+	std::uint64_t lo = std::uint64_t{line} + 1, max = 0xffffffffU;
+	switch (rng() % 4) {
+	case 0: return static_cast<std::uint32_t>(lo);
+	case 1: return 0xffffffffU;
+	case 2:
+		return static_cast<std::uint32_t>(
+			lo + rng() % (std::min(2 * std::uint64_t{line}, max) - lo + 1));
+	default: return static_cast<std::uint32_t>(lo + rng() % (max - lo + 1));
+	}
+}
+
+// The PCN feedback of kind `k` (a pcn_* kind) built on `p`: a decrease CNP
+// (opcode 0x81, BECN, IP ECN CE) or a rate report (0xC2, "not congested":
+// no BECN, Not-ECT), DSCP 48, whose 16 bytes are a PCN payload with
+// RecRate --pcn-rate, DEC as the opcode says, RATE_VALID, version 1 and the
+// run's next sequence number, unless the kind says otherwise; `reach` as
+// for make().
+Packet make_pcn(const std::string &k, std::mt19937_64 &rng, const Target &t, RunState &run,
+                Packet p, bool &reach)
+{
+	// the kinds whose defect is not one of a decrease take either opcode
+	bool dec = true;
+	if (k == "pcn_truncated" || k == "pcn_bad_icrc" || k == "pcn_unknown_qp" ||
+	    k == "pcn_flag_mismatch" || k == "pcn_bad_version")
+		dec = rng() % 2 == 0;
+	p.opcode = dec ? kOpCnp : kOpPcnRate;
+	p.fecn_becn = dec ? kBecn : 0;
+	p.tos = ds_field(kDscpCnp, dec ? kEcnCe : kEcnNotEct);
+	PcnPayload pl;
+	pl.rec_rate = t.pcn_rate;
+	pl.flags = static_cast<std::uint8_t>((dec ? kPcnDec : 0) | kPcnRateValid);
+	if (k == "pcn_old_seq") {
+		// 1..2^30 behind --pcn-seq (mod 2^32): just behind, the
+		// furthest, or anywhere between
+		std::uint32_t back = 0;
+		switch (rng() % 4) {
+		case 0: break;
+		case 1: back = (1U << 30) - 1; break;
+		default: back = static_cast<std::uint32_t>(rng() % (1U << 30));
+		}
+		pl.seq = t.pcn_seq - 1 - back;
+	} else {
+		pl.seq = run.pcn_seq++;
+	}
+	std::size_t keep = kCnpBodyBytes;
+	if (k == "pcn_non_peer") {
+		p.saddr = t.spoof;
+	} else if (k == "pcn_truncated") {
+		// rxe_rcv drops it before the handler: shorter than BTH + 16
+		keep = rng() % kCnpBodyBytes;
+		reach = false;
+	} else if (k == "pcn_bad_icrc") {
+		p.icrc_valid = false;
+	} else if (k == "pcn_unknown_qp") {
+		p.dest_qp = unknown_qpn(rng, t);
+	} else if (k == "pcn_rate_zero") {
+		pl.rec_rate = 0;
+	} else if (k == "pcn_rate_high") {
+		pl.rec_rate = rate_above(rng, t.pcn_line);
+	} else if (k == "pcn_flag_mismatch") {
+		pl.flags ^= kPcnDec;
+	} else if (k == "pcn_bad_version") {
+		// 0 or 2..255
+		auto v = static_cast<std::uint8_t>(rng() % 255);
+		pl.version = v == kPcnVersion ? 255 : v;
+	} else if (k == "pcn_no_rate") {
+		pl.flags &= static_cast<std::uint8_t>(~kPcnRateValid);
+	} else if (k == "pcn_valid") {
+		// the control: a decrease as the peer's PCN NP would send it
+	}
+	p.body = pcn_payload(pl);
+	p.body.resize(keep);
+	return p;
+}
+
 } // namespace
 
 std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const Target &t,
-                               bool &reach)
+                               RunState &run, bool &reach)
 {
 	Packet p;
 	p.saddr = t.peer;
@@ -183,6 +286,8 @@ std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const
 		reach = false;
 		return build(make_tcd(k, rng, t, p));
 	}
+	if (k.compare(0, 4, "pcn_") == 0)
+		return build(make_pcn(k, rng, t, run, p, reach));
 	auto other_qpn = [&] { return static_cast<std::uint32_t>(0x800000 + rng() % 0x7fffff); };
 	auto ack = [&](std::uint8_t syndrome) {
 		p.opcode = kOpAck;

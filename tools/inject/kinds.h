@@ -26,6 +26,17 @@ struct Target {
 	std::uint32_t psn_base = 0;
 	std::uint16_t int_port = kIntPort;
 	std::uint16_t valid_path_id = 0;
+	// PCN, in Mbit/s: the RecRate of well-formed decrease CNPs and the
+	// QP's line rate; the first sequence number of a run (pcn_old_seq's
+	// are behind it)
+	std::uint32_t pcn_rate = 50, pcn_line = 100, pcn_seq = 0;
+};
+
+// What a packet of a run hands on to the next: the sequence number the
+// next PCN packet takes (Target::pcn_seq at the start; every PCN kind but
+// pcn_old_seq takes one and counts it up, modulo 2^32).
+struct RunState {
+	std::uint32_t pcn_seq = 0;
 };
 
 // the default set ("all")
@@ -35,22 +46,26 @@ extern const std::vector<std::string> kIntKinds;
 // ACKs with a TCD mark echo in BTH byte 4 that the QP's algorithm must
 // not see ("tcd"); not in the default set
 extern const std::vector<std::string> kTcdKinds;
+// PCN CNPs (0x81) and rate reports (0xC2) that the QP's algorithm must
+// count and ignore ("pcn"); not in the default set
+extern const std::vector<std::string> kPcnKinds;
 
-// Every name --kinds takes: the kinds, the controls int_valid and
-// tcd_valid, and the groups int and tcd.
+// Every name --kinds takes: the kinds, the controls int_valid, tcd_valid
+// and pcn_valid, and the groups int, tcd and pcn.
 std::vector<std::string> kind_names();
 
-// `kinds` with the groups ("int", "tcd") replaced by their kinds, each
-// kind once, in the order of its first appearance.
+// `kinds` with the groups ("int", "tcd", "pcn") replaced by their kinds,
+// each kind once, in the order of its first appearance.
 std::vector<std::string> expand_kinds(const std::vector<std::string> &kinds);
 
 // The datagram of kind `k` (a kind, or one of the controls cnp_valid,
-// ack_psn, int_valid, tcd_valid); `reach` tells whether rxe hands it to
-// its CNP handler (rxe_rcv drops a packet shorter than its opcode's
-// headers, and routes a non-CNP elsewhere) where an ignored CNP is
-// counted.
+// ack_psn, int_valid, tcd_valid, pcn_valid); `run` is the state of the run
+// it is part of. `reach` tells whether rxe hands it to its CNP (feedback)
+// handler, opcodes 0x81 and 0xC2 (rxe_rcv drops a packet shorter than its
+// opcode's headers, and routes any other opcode elsewhere), where a CNP it
+// ignores is counted.
 std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const Target &t,
-                               bool &reach);
+                               RunState &run, bool &reach);
 
 } // namespace rxecc::inject
 

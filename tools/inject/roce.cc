@@ -29,6 +29,12 @@ void put16(std::uint8_t *p, std::uint16_t v)
 	p[1] = static_cast<std::uint8_t>(v);
 }
 
+void put32(std::uint8_t *p, std::uint32_t v)
+{
+	put16(p, static_cast<std::uint16_t>(v >> 16));
+	put16(p + 2, static_cast<std::uint16_t>(v));
+}
+
 } // namespace
 
 std::vector<std::uint8_t> int_shim(unsigned n_hop, std::uint16_t path_id,
@@ -45,6 +51,17 @@ std::vector<std::uint8_t> int_shim(unsigned n_hop, std::uint16_t path_id,
 			s[2 + 8 * i + j] = static_cast<std::uint8_t>(v >> (56 - 8 * j));
 	}
 	return s;
+}
+
+std::vector<std::uint8_t> pcn_payload(const PcnPayload &p)
+{
+	std::vector<std::uint8_t> b(kCnpBodyBytes, 0);
+	put32(b.data(), p.rec_rate);
+	put16(b.data() + 4, p.magic);
+	b[6] = p.flags;
+	b[7] = p.version;
+	put32(b.data() + 8, p.seq);
+	return b;
 }
 
 std::uint32_t icrc(const std::vector<std::uint8_t> &d, std::size_t shim_bytes)
@@ -79,6 +96,7 @@ std::vector<std::uint8_t> build(const Packet &p)
 		return {};
 	std::uint8_t *ip = buf.data();
 	ip[0] = 0x45;
+	ip[1] = p.tos;
 	put16(ip + 2, static_cast<std::uint16_t>(len));
 	put16(ip + 4, p.ip_id);
 	put16(ip + 6, 0x4000); // DF

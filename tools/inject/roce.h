@@ -27,6 +27,19 @@ constexpr std::uint8_t kTcdBecn = 0x40;
 constexpr std::uint8_t kTcdCeCnt = 0x1e;
 constexpr unsigned kTcdCeCntShift = 1;
 constexpr std::uint8_t kTcdUe = 0x01;
+// PCN feedback (specs/wire.md §7.4 (b), (d), (e), (e′); specs/pcn.md §3.2):
+// the CNP 0x81 (decrease: BECN, IP ECN CE) and the rate report 0xC2
+// (increase: no BECN, Not-ECT), both DSCP 48 and with the same 16-byte
+// payload in place of the CNP's reserved bytes
+constexpr std::uint8_t kOpPcnRate = 0xC2;
+constexpr std::uint8_t kBecn = 0x40; // BTH byte 4
+constexpr std::uint8_t kDscpCnp = 48;
+constexpr std::uint8_t kEcnNotEct = 0;
+constexpr std::uint8_t kEcnCe = 3;
+constexpr std::uint16_t kPcnMagic = 0x5043;  // "PC"
+constexpr std::uint8_t kPcnDec = 0x01;       // flags bit 0: must equal opcode == 0x81
+constexpr std::uint8_t kPcnRateValid = 0x02; // flags bit 1: RecRate is a rate
+constexpr std::uint8_t kPcnVersion = 1;
 constexpr std::size_t kIpBytes = 20;
 constexpr std::size_t kUdpBytes = 8;
 constexpr std::size_t kBthBytes = 12;
@@ -55,6 +68,26 @@ struct IntHop {
 std::vector<std::uint8_t> int_shim(unsigned n_hop, std::uint16_t path_id,
                                    const std::vector<IntHop> &hops);
 
+// The IPv4 DS field (TOS) of a DSCP and an ECN codepoint.
+constexpr std::uint8_t ds_field(std::uint8_t dscp, std::uint8_t ecn)
+{
+	return static_cast<std::uint8_t>((dscp & 0x3fU) << 2 | (ecn & 3U));
+}
+
+// The fields of the PCN payload; the defaults are those of a well-formed
+// one but for the rate and the sequence.
+struct PcnPayload {
+	std::uint32_t rec_rate = 0; // Mbit/s
+	std::uint16_t magic = kPcnMagic;
+	std::uint8_t flags = 0;
+	std::uint8_t version = kPcnVersion;
+	std::uint32_t seq = 0; // the NP's period sequence number
+};
+
+// The kCnpBodyBytes of a PCN payload: RecRate (big-endian), the magic,
+// the flags, the version, the sequence (big-endian) and 4 zero bytes.
+std::vector<std::uint8_t> pcn_payload(const PcnPayload &p);
+
 // CRC-32 (reflected, polynomial 0xEDB88320) from `crc`, without the
 // initial or final inversion (the kernel's crc32_le()).
 std::uint32_t crc32_le(std::uint32_t crc, const std::uint8_t *p, std::size_t n);
@@ -65,6 +98,7 @@ struct Packet {
 	std::uint16_t sport = 49152;
 	std::uint16_t dport = kRocePort;
 	std::uint16_t ip_id = 1;
+	std::uint8_t tos = 0; // DSCP | ECN; masked in the ICRC
 	std::uint8_t opcode = kOpCnp;
 	std::uint8_t bth_flags = 0; // SE, M, pad, TVer
 	std::uint16_t pkey = 0xffff;
