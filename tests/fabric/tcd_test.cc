@@ -690,7 +690,8 @@ TEST(TcdConfig, BadDirectivesNameTheLine)
 	// The unknown-directive message lists tcd.
 	TopologyResult u = parse_topology(kTwoPorts + "tdc s0:a\n");
 	ASSERT_FALSE(u);
-	EXPECT_NE(u.error.message.find(" ecn, tcd, pfc,"), std::string::npos) << u.error.message;
+	EXPECT_NE(u.error.message.find(" ecn, tcd, npecn, pfc,"), std::string::npos)
+		<< u.error.message;
 }
 
 TEST(TcdConfig, ValidateRejectsBadConfigs)

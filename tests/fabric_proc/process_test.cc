@@ -660,6 +660,97 @@ TEST(Process, CheckShowsTcd)
 		<< out;
 }
 
+// check shows the NP-ECN (PCN) marking per queue, and refuses NP-ECN and
+// another marking mode on the same queue with the line of each.
+TEST(Process, CheckShowsNpEcn)
+{
+	Fabric fab("switch s0 buffer=1MB\n"
+	           "port s0:a rate=100M delay=1us attach=stream:{dir}/a.sock\n"
+	           "port s0:b rate=100M delay=1us attach=stream:{dir}/b.sock\n"
+	           "npecn s0:* prio=3\n"
+	           "npecn s0:b prio=4 k=1500\n"
+	           "tcd s0:a prio=4 thr=3KB max_ton=500us\n");
+	int st = 0;
+	std::string out = run_cmd(kBin + " check -t " + fab.dir() + "/topo", &st);
+	EXPECT_EQ(st, 0) << out;
+	EXPECT_NE(out.find("  TCD s0: a prio 4 thr=3KB max_ton=500us\n"
+	                   "  NP-ECN s0: a prio 3 k=0B, b prio 3 k=0B, b prio 4 k=1500B\n"),
+	          std::string::npos)
+		<< out;
+	std::ofstream(fab.dir() + "/topo", std::ios::app)
+		<< "ecn s0:b prio=4 kmin=1KB kmax=2KB pmax=0.5\n";
+	out = run_cmd(kBin + " check -t " + fab.dir() + "/topo 2>&1", &st);
+	EXPECT_EQ(st, 1);
+	EXPECT_NE(out.find("/topo: line 7: ECN on s0:b priority 4: line 5 set NP-ECN marking "
+	                   "there"),
+	          std::string::npos)
+		<< out;
+}
+
+// The running process marks with NP-ECN: what leaves CE is what the
+// counters say, every frame is in exactly one of them, and the summary
+// file carries them.
+TEST(Process, MarksWithNpEcnAndCountsIt)
+{
+	uint16_t fa = free_udp_port(), fb = free_udp_port();
+	uint16_t ha = free_udp_port(), hb = free_udp_port();
+	Fabric fab("switch s0 buffer=1MB\n"
+	           "port s0:a rate=100M delay=1us attach=" +
+	           dgram(fa, ha) +
+	           "\n"
+	           "port s0:b rate=100M delay=1us attach=" +
+	           dgram(fb, hb) +
+	           "\n"
+	           "npecn s0:b prio=3\n");
+	int a = udp_socket(ha), b = udp_socket(hb);
+	ASSERT_TRUE(fab.start());
+	// Eight ECT(0) frames of DSCP 26 (priority 3) sent back to back: at
+	// 100 Mbit/s each takes 81.92 us, so a queue builds.
+	const size_t n = 8;
+	for (uint32_t i = 0; i < n; i++) {
+		std::vector<uint8_t> f = ip_frame(1000, 26, i);
+		f[15] |= 0x02; // ECT(0)
+		f[24] = f[25] = 0;
+		uint16_t ck = ipv4_header_checksum(&f[14], 20);
+		f[24] = static_cast<uint8_t>(ck >> 8);
+		f[25] = static_cast<uint8_t>(ck);
+		send_to(a, fa, f);
+	}
+	size_t ce = 0;
+	for (size_t i = 0; i < n; i++) {
+		std::vector<uint8_t> g;
+		uint64_t ts;
+		ASSERT_TRUE(recv_frame(b, g, ts, 3000));
+		ASSERT_EQ(g.size(), 1000u);
+		uint8_t ecn = g[15] & 3;
+		EXPECT_TRUE(ecn == 2 || ecn == 3) << i;
+		ce += ecn == 3;
+		EXPECT_TRUE(i + 1 < n || ecn == 2) << "the last has nothing behind it";
+		EXPECT_EQ(ipv4_header_checksum(&g[14], 20),
+		          static_cast<uint16_t>(g[24] << 8 | g[25]))
+			<< i;
+	}
+	std::string flat = fab.query("flat");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tx_pkts"), std::to_string(n));
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_marked"), std::to_string(ce));
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.ecn_marks"), std::to_string(ce));
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_unmarked"), std::to_string(n - ce));
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_paused_exempt"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_not_ect"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_resumes"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_pn"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.a.q3.npecn_marked"), "<missing>");
+	EXPECT_EQ(fab.query("quit"), "ok\n");
+	EXPECT_EQ(fab.wait_exit(), 0);
+	std::ifstream sf(fab.dir() + "/tel/summary.flat");
+	std::stringstream ss;
+	ss << sf.rdbuf();
+	EXPECT_EQ(flat_value(ss.str(), "s0.b.q3.npecn_marked"), std::to_string(ce));
+	EXPECT_EQ(flat_value(ss.str(), "s0.b.q3.npecn_unmarked"), std::to_string(n - ce));
+	close(a);
+	close(b);
+}
+
 TEST(Process, ConfigurationErrorsExit2BeforeStarting)
 {
 	Fabric fab("switch s0 buffer=1MB\n"

@@ -376,6 +376,75 @@ TEST(Telemetry, TcdCountersOfTcdQueues)
 		EXPECT_EQ(fields(l), fields(Telemetry::queues_header())) << l;
 }
 
+// A PFC frame for priority prio with the given pause time (0: XON).
+std::vector<uint8_t> pfc(int prio, uint16_t quanta)
+{
+	std::array<uint16_t, kNumPriorities> times{};
+	times[static_cast<size_t>(prio)] = quanta;
+	return build_pfc_frame(Mac{0x02, 0, 0, 0, 0, 0x09}, static_cast<uint8_t>(1u << prio),
+	                       times);
+}
+
+// The NP-ECN state and counters are in the summaries of the queues with
+// NP-ECN, and nowhere else; queues.csv keeps its columns.
+TEST(Telemetry, NpEcnCountersOfNpEcnQueues)
+{
+	Topology topo = *parse_topology(std::string(kTopo) + "npecn s0:b prio=3\n").topology;
+	Fabric f{topo};
+	Telemetry t{f, {{"x", "y"}}};
+	LatenessHistogram lat;
+	// b's downstream pauses priority 3; three frames wait: ECT(0),
+	// Not-ECT, ECT(0).
+	f.on_ingress(0, 1, pfc(3, 0xffff), 0);
+	for (int tos : {0x6a, 0x68, 0x6a})
+		f.on_ingress(0, 0, ip_bcast(1000, static_cast<uint8_t>(tos)), 0);
+	f.poll(50000);
+	std::string held = t.flat(50000, lat);
+	EXPECT_EQ(flat_value(held, "s0.b.q3.npecn_paused"), "1");
+	EXPECT_EQ(flat_value(held, "s0.b.q3.npecn_pn"), "0");
+	EXPECT_EQ(flat_value(held, "s0.b.q3.npecn_pauses"), "1");
+	// RESUME: the three are PN, and the first leaves at once.
+	f.on_ingress(0, 1, pfc(3, 0), 100000);
+	std::string resumed = t.flat(100000, lat);
+	EXPECT_EQ(flat_value(resumed, "s0.b.q3.npecn_paused"), "0");
+	EXPECT_EQ(flat_value(resumed, "s0.b.q3.npecn_pn"), "2");
+	EXPECT_EQ(flat_value(resumed, "s0.b.q3.npecn_resumes"), "1");
+	// Two more behind them: the three leave unmarked, then CE (one frame
+	// behind it), then the last with nothing behind.
+	for (int i = 0; i < 2; i++)
+		f.on_ingress(0, 0, ip_bcast(1000, 0x6a), 100000);
+	f.on_ingress(0, 1, bcast(1000), 100000); // to a, priority 0
+	f.poll(1000000);
+	std::string flat = t.flat(1000000, lat);
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tx_pkts"), "5");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.ecn_marks"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_paused"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_pn"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_marked"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_paused_exempt"), "2");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_unmarked"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_ce_in"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_not_ect"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_pauses"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.npecn_resumes"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.b.q3.tcd_state"), "<missing>");
+	EXPECT_EQ(flat_value(flat, "s0.a.q0.tx_pkts"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.a.q0.npecn_marked"), "<missing>");
+	EXPECT_EQ(flat_value(flat, "s0.a.q0.npecn_pn"), "<missing>");
+	std::string json = t.json(1000000, lat);
+	EXPECT_NE(json.find("\"queue_bytes_p99\":0,\"npecn_paused\":0,\"npecn_pn\":0,"
+	                    "\"npecn_marked\":1,\"npecn_paused_exempt\":2,\"npecn_unmarked\":1,"
+	                    "\"npecn_ce_in\":0,\"npecn_not_ect\":1,\"npecn_pauses\":1,"
+	                    "\"npecn_resumes\":1}"),
+	          std::string::npos)
+		<< json;
+	EXPECT_EQ(json.find("\"npecn_"), json.rfind("\"npecn_paused\"")) << "one queue has NP-ECN";
+	std::string q;
+	t.sample(1000000, &q, nullptr);
+	for (const std::string &l : lines(q))
+		EXPECT_EQ(fields(l), fields(Telemetry::queues_header())) << l;
+}
+
 TEST(Telemetry, FramesAPortRefusedAreDrops)
 {
 	Bench b;

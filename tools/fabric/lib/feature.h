@@ -3,9 +3,9 @@
 // Extension point of the switch pipeline.  A Feature sees every packet at
 // egress enqueue and at dequeue with the state of its queue and port, may
 // rewrite header fields, and may emit new frames.  ECN marking (red.h) is
-// one, ACC's TCD marking (tcd.h) and HPCC's INT stamping (int_stamp.h)
-// others; NP-ECN, BTS generation and per-port fair-rate units are meant to
-// be more.
+// one, ACC's TCD marking (tcd.h), PCN's NP-ECN marking (npecn.h) and
+// HPCC's INT stamping (int_stamp.h) others; BTS generation and per-port
+// fair-rate units are meant to be more.
 //
 // Order within a switch, per packet:
 //   ingress: parse, classify (DSCP -> priority), forward, admit to the

@@ -126,6 +126,14 @@ std::string validate_port(const PortConfig &p, const IntConfig &ic)
 			return wp + "TCD threshold must be between 1 byte and 1 TiB";
 		if (t.enabled && t.max_ton_ns > kMaxTcdMaxTonNs)
 			return wp + "TCD max_ton above 10 s";
+		const NpEcnParams &n = p.npecn[static_cast<size_t>(prio)];
+		if (n.enabled && r.enabled)
+			return wp +
+			       "both ECN (RED) and NP-ECN marking (one marking mode per queue)";
+		if (n.enabled && t.enabled)
+			return wp + "both TCD and NP-ECN marking (one marking mode per queue)";
+		if (n.enabled && n.k > kMaxBufferBytes)
+			return wp + "NP-ECN k above 1 TiB";
 		const PfcParams &f = p.pfc[static_cast<size_t>(prio)];
 		if (f.enabled && f.xoff == 0)
 			return wp + "PFC xoff must be positive";

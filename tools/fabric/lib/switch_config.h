@@ -43,6 +43,13 @@ struct TcdParams {
 	Time max_ton_ns = 0;    // longest ON period PFC modulation explains
 };
 
+// NP-ECN (PCN's marking: npecn.h) of one egress queue (port, priority).
+// One marking mode per queue: not with RED or TCD.
+struct NpEcnParams {
+	bool enabled = false;
+	uint64_t k = 0; // bytes: mark when more than k are left behind (PCN: 0)
+};
+
 // PFC of one ingress (port, priority).  Lossless when enabled.
 struct PfcParams {
 	bool enabled = false;
@@ -91,6 +98,7 @@ struct PortConfig {
 	std::string attach;             // opaque, for the process that moves frames
 	std::array<RedParams, kNumPriorities> red{};
 	std::array<TcdParams, kNumPriorities> tcd{};
+	std::array<NpEcnParams, kNumPriorities> npecn{};
 	std::array<PfcParams, kNumPriorities> pfc{};
 	// Stamp INT into the packets leaving this port (its rate needs a
 	// code in the switch's IntConfig::rates).

@@ -45,6 +45,8 @@ Switch::Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng)
 	features_.push_back(std::make_shared<RedMarker>(cfg_));
 	tcd_ = std::make_shared<TcdMarker>(cfg_);
 	features_.push_back(tcd_);
+	npecn_ = std::make_shared<NpEcnMarker>(cfg_);
+	features_.push_back(npecn_);
 	int_ = std::make_shared<IntStamper>(cfg_);
 	features_.push_back(int_);
 }
@@ -72,6 +74,11 @@ uint8_t Switch::int_rate_code(int p) const
 TcdStatus Switch::tcd_status(int p, int prio, Time now) const
 {
 	return tcd_->status(p, prio, now);
+}
+
+NpEcnStatus Switch::npecn_status(int p, int prio) const
+{
+	return npecn_->status(p, prio);
 }
 
 const PfcParams &Switch::pfc_params(int i, int prio) const
@@ -254,6 +261,7 @@ void Switch::handle_pause(int in, const Packet &pkt, Time now)
 void Switch::notify_pause(int p, int prio, bool paused, Time now)
 {
 	tcd_->pause_change(p, prio, paused, port(p).egress.queue_bytes(prio), now);
+	npecn_->pause_change(p, prio, paused, port(p).egress.queue_packets(prio));
 	for (auto &f : features_)
 		f->on_pause_change(p, prio, paused, now);
 }

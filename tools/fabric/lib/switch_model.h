@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // One switch of the fabric: ports with egress queues and links, a shared
-// buffer, forwarding, ECN, TCD and INT stamping (as features) and PFC, driven by
-// events with time passed in.
+// buffer, forwarding, ECN, TCD, NP-ECN and INT stamping (as features) and
+// PFC, driven by events with time passed in.
 //
 //   sw.on_ingress(port, frame, now);    a frame fully received at now
 //   t = sw.next_event_time();           when something happens next
@@ -37,6 +37,7 @@
 #include "egress_port.h"
 #include "feature.h"
 #include "int_stamp.h"
+#include "npecn.h"
 #include "packet.h"
 #include "rng.h"
 #include "switch_config.h"
@@ -100,8 +101,8 @@ public:
 	explicit Switch(const SwitchConfig &cfg, uint64_t seed = 1);
 	Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng);
 
-	// Features run after the built-in RED marker, TCD marker and INT
-	// stamper, in the order added.
+	// Features run after the built-in RED marker, TCD marker, NP-ECN
+	// marker and INT stamper, in the order added.
 	void add_feature(std::shared_ptr<Feature> f);
 
 	// Throws std::out_of_range for a port that does not exist.
@@ -120,6 +121,9 @@ public:
 	// TCD marking (tcd.h) of the queue (port, prio); enabled is false
 	// where it is off.
 	TcdStatus tcd_status(int port, int prio, Time now) const;
+	// NP-ECN marking (npecn.h) of the queue (port, prio); enabled is
+	// false where it is off.
+	NpEcnStatus npecn_status(int port, int prio) const;
 	QueueStatus queue_status(int port, int prio, Time now) const;
 	const SharedBuffer &buffer() const { return buffer_; }
 	uint64_t drops(DropReason r) const { return drops_[static_cast<size_t>(r)]; }
@@ -170,6 +174,7 @@ private:
 	std::vector<Port> ports_;
 	SharedBuffer buffer_;
 	std::shared_ptr<TcdMarker> tcd_;
+	std::shared_ptr<NpEcnMarker> npecn_;
 	std::shared_ptr<IntStamper> int_;
 	std::vector<std::shared_ptr<Feature>> features_;
 	std::vector<EmittedFrame> emitted_;

@@ -265,6 +265,8 @@ public:
 			ecn(w);
 		else if (d == "tcd")
 			tcd(w);
+		else if (d == "npecn")
+			npecn(w);
 		else if (d == "pfc")
 			pfc(w);
 		else if (d == "int")
@@ -275,7 +277,7 @@ public:
 			int_rate_code_directive(w);
 		else
 			fail("unknown directive '" + d +
-			     "' (seed, switch, port, link, route, mac, ecn, tcd, pfc, int, "
+			     "' (seed, switch, port, link, route, mac, ecn, tcd, npecn, pfc, int, "
 			     "int_port, int_rate_code)");
 	}
 
@@ -577,8 +579,7 @@ private:
 		std::vector<int> prios = a.priorities("prio");
 		for (auto [si, pi] : targets(w[1]))
 			for (int prio : prios) {
-				one_marking_mode(si, pi, prio, "ECN", tcd_line, "TCD");
-				ecn_line[{si, pi, prio}] = line_no;
+				one_marking_mode(si, pi, prio, kEcnMarking);
 				topo.switches[static_cast<size_t>(si)]
 					.ports[static_cast<size_t>(pi)]
 					.red[static_cast<size_t>(prio)] = r;
@@ -600,31 +601,59 @@ private:
 		std::vector<int> prios = a.priorities("prio");
 		for (auto [si, pi] : targets(w[1]))
 			for (int prio : prios) {
-				one_marking_mode(si, pi, prio, "TCD", ecn_line, "ECN");
-				tcd_line[{si, pi, prio}] = line_no;
+				one_marking_mode(si, pi, prio, kTcdMarking);
 				topo.switches[static_cast<size_t>(si)]
 					.ports[static_cast<size_t>(pi)]
 					.tcd[static_cast<size_t>(prio)] = t;
 			}
 	}
 
-	// The line that set each marking mode of a (switch, port, priority).
+	void npecn(const std::vector<std::string> &w)
+	{
+		want_words(w, 2, "npecn TARGET prio=LIST [k=SIZE]");
+		Attrs a(w, 2, {"prio", "k"});
+		NpEcnParams n;
+		n.enabled = true;
+		n.k = a.has("k") ? a.size("k") : 0;
+		if (n.k > kMaxBufferBytes)
+			fail("k above 1 TiB (PCN: 0)");
+		std::vector<int> prios = a.priorities("prio");
+		for (auto [si, pi] : targets(w[1]))
+			for (int prio : prios) {
+				one_marking_mode(si, pi, prio, kNpEcnMarking);
+				topo.switches[static_cast<size_t>(si)]
+					.ports[static_cast<size_t>(pi)]
+					.npecn[static_cast<size_t>(prio)] = n;
+			}
+	}
+
+	// The marking modes of a queue and the line that set each on a
+	// (switch, port, priority).
+	enum Marking { kEcnMarking, kTcdMarking, kNpEcnMarking, kNumMarkings };
 	using QueueKey = std::tuple<int, int, int>;
-	std::map<QueueKey, int> ecn_line, tcd_line;
+	std::array<std::map<QueueKey, int>, kNumMarkings> marking_line;
 
 	// One marking mode per (port, priority) (specs/wire.md §7.4 (d)):
-	// fails if other_line set the other mode on it.
-	void one_marking_mode(int si, int pi, int prio, const char *mode,
-	                      const std::map<QueueKey, int> &other_line, const char *other) const
+	// fails if a line set another mode on it, else records this line's.
+	void one_marking_mode(int si, int pi, int prio, Marking mode)
 	{
-		auto it = other_line.find({si, pi, prio});
-		if (it == other_line.end())
-			return;
-		const SwitchConfig &s = topo.switches[static_cast<size_t>(si)];
-		fail(std::string(mode) + " on " + s.name + ":" +
-		     s.ports[static_cast<size_t>(pi)].name + " priority " + std::to_string(prio) +
-		     ": line " + std::to_string(it->second) + " set " + other +
-		     " marking there (one marking mode per port and priority)");
+		static const char *const name[kNumMarkings] = {"ECN", "TCD", "NP-ECN"};
+		for (int other = 0; other < kNumMarkings; other++) {
+			if (other == mode)
+				continue;
+			const std::map<QueueKey, int> &lines =
+				marking_line[static_cast<size_t>(other)];
+			auto it = lines.find({si, pi, prio});
+			if (it == lines.end())
+				continue;
+			const SwitchConfig &s = topo.switches[static_cast<size_t>(si)];
+			fail(std::string(name[mode]) + " on " + s.name + ":" +
+			     s.ports[static_cast<size_t>(pi)].name + " priority " +
+			     std::to_string(prio) + ": line " + std::to_string(it->second) +
+			     " set " + name[other] +
+			     " marking there (one marking mode per port and priority)");
+		}
+		marking_line[static_cast<size_t>(mode)][{si, pi, prio}] = line_no;
 	}
 
 	void pfc(const std::vector<std::string> &w)

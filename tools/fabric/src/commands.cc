@@ -106,6 +106,26 @@ void print_tcd(const Topology &topo)
 	}
 }
 
+// The NP-ECN (PCN) marking of the topology, one line per switch with any:
+// each queue's port, priority and threshold k.
+void print_npecn(const Topology &topo)
+{
+	for (const SwitchConfig &s : topo.switches) {
+		std::string queues;
+		for (const PortConfig &p : s.ports)
+			for (int prio = 0; prio < kNumPriorities; prio++) {
+				const NpEcnParams &n = p.npecn[static_cast<size_t>(prio)];
+				if (!n.enabled)
+					continue;
+				queues += std::string(queues.empty() ? " " : ", ") + p.name +
+				          " prio " + std::to_string(prio) +
+				          " k=" + units::format_size_bytes(n.k);
+			}
+		if (!queues.empty())
+			std::printf("  NP-ECN %s:%s\n", s.name.c_str(), queues.c_str());
+	}
+}
+
 } // namespace
 
 int cmd_check(const RunOptions &o)
@@ -125,6 +145,7 @@ int cmd_check(const RunOptions &o)
 			std::printf("  %s = %s\n", p.name.c_str(), p.spec.text.c_str());
 		print_int(topo);
 		print_tcd(topo);
+		print_npecn(topo);
 	}
 	return 0;
 }

@@ -70,6 +70,20 @@ std::vector<Field> tcd_fields(const TcdStatus &ts)
 	        {"tcd_max_on_us", c.max_on_ns / 1000}};
 }
 
+std::vector<Field> npecn_fields(const NpEcnStatus &ns)
+{
+	const NpEcnCounters &c = ns.counters;
+	return {{"npecn_paused", ns.paused ? 1u : 0u},
+	        {"npecn_pn", ns.pn},
+	        {"npecn_marked", c.marked},
+	        {"npecn_paused_exempt", c.paused_exempt},
+	        {"npecn_unmarked", c.unmarked},
+	        {"npecn_ce_in", c.ce_in},
+	        {"npecn_not_ect", c.not_ect},
+	        {"npecn_pauses", c.pauses},
+	        {"npecn_resumes", c.resumes}};
+}
+
 bool queue_live(const QueueStatus &st)
 {
 	const QueueCounters &c = st.counters;
@@ -334,6 +348,12 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 				if (ts.enabled) {
 					std::vector<Field> tf = tcd_fields(ts);
 					qf.insert(qf.end(), tf.begin(), tf.end());
+				}
+				// Likewise NP-ECN (npecn.h).
+				NpEcnStatus ns = sw.npecn_status(p, q);
+				if (ns.enabled) {
+					std::vector<Field> nf = npecn_fields(ns);
+					qf.insert(qf.end(), nf.begin(), nf.end());
 				}
 				e.queue(q, qf);
 			}

@@ -16,8 +16,10 @@
 // int_stamped, int_no_space, int_too_short, int_not_data), and, for queues
 // with TCD marking only, its state and counters (tcd_state, tcd_ce, tcd_ue,
 // tcd_no, tcd_ce_in, tcd_not_ect, tcd_to_*, tcd_*_us, tcd_on_periods,
-// tcd_max_on_us), which ports.csv and
-// queues.csv leave out to keep their columns.
+// tcd_max_on_us), and, for queues with NP-ECN marking only, its state and
+// counters (npecn_paused, npecn_pn, npecn_marked, npecn_paused_exempt,
+// npecn_unmarked, npecn_ce_in, npecn_not_ect, npecn_pauses, npecn_resumes),
+// which ports.csv and queues.csv leave out to keep their columns.
 #ifndef RXECC_FABRIC_PROC_TELEMETRY_H
 #define RXECC_FABRIC_PROC_TELEMETRY_H
 
