@@ -334,12 +334,15 @@ int rxe_cc_init(void)
 	err = rxe_cc_register(&rxe_cc_acc_ops);
 	if (err)
 		goto hpcc;
+	err = rxe_cc_register(&rxe_cc_pcn_ops);
+	if (err)
+		goto acc;
 
 	if (rxe_cc_algo_get(rxe_cc_default_param, &ops)) {
-		pr_err("cc_default=%s: unknown algorithm (none, fixed, dcqcn, hpcc, acc)\n",
+		pr_err("cc_default=%s: unknown algorithm (none, fixed, dcqcn, hpcc, acc, pcn)\n",
 		       rxe_cc_default_param);
 		err = -EINVAL;
-		goto acc;
+		goto pcn;
 	}
 	rxe_cc_default_set(ops);
 
@@ -351,6 +354,8 @@ int rxe_cc_init(void)
 	return 0;
 dflt:
 	rxe_cc_default_set(NULL);
+pcn:
+	rxe_cc_unregister(&rxe_cc_pcn_ops);
 acc:
 	rxe_cc_unregister(&rxe_cc_acc_ops);
 hpcc:
@@ -366,6 +371,7 @@ void rxe_cc_exit(void)
 {
 	unregister_sysctl_table(rxe_cc_sysctl_hdr);
 	rxe_cc_default_set(NULL);
+	rxe_cc_unregister(&rxe_cc_pcn_ops);
 	rxe_cc_unregister(&rxe_cc_acc_ops);
 	rxe_cc_unregister(&rxe_cc_hpcc_ops);
 	rxe_cc_unregister(&rxe_cc_dcqcn_ops);

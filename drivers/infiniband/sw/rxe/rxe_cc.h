@@ -43,6 +43,18 @@ struct module;
 /* RoCEv2 CNP (specs/wire.md): BTH with BECN, 16 reserved bytes, ICRC */
 #define RXE_OPCODE_CNP		0x81
 #define RXE_CNP_BODY_BYTES	16
+/*
+ * PCN's rate report "not congested" (specs/wire.md §7.4 (b)): a CNP's
+ * layout under a manufacturer-specific opcode, sent to rxe-cc peers only,
+ * which no reaction point takes for a cut
+ */
+#define RXE_OPCODE_PCN_RATE	0xc2
+
+/* opcodes rxe_rcv() hands to the framework's feedback path */
+static inline bool rxe_cc_fb_opcode(u8 opcode)
+{
+	return opcode == RXE_OPCODE_CNP || opcode == RXE_OPCODE_PCN_RATE;
+}
 
 /*
  * Wire features an algorithm uses, in rxe_cc_ops.wire. Each keeps the QP
@@ -54,6 +66,7 @@ struct module;
 #define RXE_CC_WIRE_CNP_TX	BIT(2) /* send what rx_data/rx_timer ask */
 #define RXE_CC_WIRE_INT		BIT(3) /* INT shim, to capable peers only */
 #define RXE_CC_WIRE_TCD		BIT(4) /* TCD marks echoed in BTH byte 4 */
+#define RXE_CC_WIRE_PCN		BIT(5) /* PCN rate reports, to CAP peers */
 
 /* Properties of an algorithm, in rxe_cc_ops.flags */
 #define RXE_CC_F_LAZY_TIMER	BIT(0) /* timer_ns may wait for an event */
@@ -217,13 +230,53 @@ enum rxe_cc_fb_kind {
 	RXE_CC_FB_TCD,
 };
 
+/*
+ * PCN's payload in a CNP's 16 reserved bytes (specs/wire.md §7.4 (e'),
+ * specs/pcn.md §3.2), inside the ICRC: RecRate (u32 BE, Mbit/s), the
+ * magic, flags, version, the NP's period sequence (u32 BE), four zero
+ * bytes. The same in a CNP 0x81 (a decrease) and in 0xC2 (an increase).
+ */
+#define RXE_CC_PCN_MAGIC	0x5043
+#define RXE_CC_PCN_VERSION	1
+#define RXE_CC_PCN_DEC		BIT(0) /* congested: must be opcode 0x81 */
+#define RXE_CC_PCN_RATE_VALID	BIT(1) /* RecRate is a measurement */
+
 /**
- * struct rxe_cc_fb_cnp - a CNP
+ * struct rxe_cc_fb_cnp - a CNP (0x81) or a PCN rate report (0xC2)
  * @dscp: DSCP it arrived with
+ * @ecn: IP ECN codepoint it arrived with
+ * @opcode: RXE_OPCODE_CNP or RXE_OPCODE_PCN_RATE
+ * @pcn: the body carries PCN's magic; the fields below are valid
+ * @flags: RXE_CC_PCN_* flags, as received
+ * @version: the payload's version, as received
+ * @rate_mbps: RecRate, Mbit/s
+ * @seq: the notification point's period sequence
+ *
+ * A CNP without the magic (a standard one, zero-filled) has @pcn false.
+ * Nothing but the magic is checked: the algorithm validates the rest.
  */
 struct rxe_cc_fb_cnp {
 	u8 dscp;
+	u8 ecn;
+	u8 opcode;
+	bool pcn;
+	u8 flags;
+	u8 version;
+	u32 rate_mbps;
+	u32 seq;
 };
+
+/* decode a CNP body (RXE_CNP_BODY_BYTES) into @fb's PCN fields */
+static inline void rxe_cc_pcn_parse(const u8 *body, struct rxe_cc_fb_cnp *fb)
+{
+	fb->pcn = ((u32)body[4] << 8 | body[5]) == RXE_CC_PCN_MAGIC;
+	fb->flags = body[6];
+	fb->version = body[7];
+	fb->rate_mbps = (u32)body[0] << 24 | (u32)body[1] << 16 |
+			(u32)body[2] << 8 | body[3];
+	fb->seq = (u32)body[8] << 24 | (u32)body[9] << 16 |
+		  (u32)body[10] << 8 | body[11];
+}
 
 /**
  * struct rxe_cc_fb_pause - the QP's priority was paused or released
@@ -422,16 +475,20 @@ static inline u32 rxe_cc_int_code_mbps(u8 b)
  * @psn: its PSN
  * @ecn: RXE_CC_ECN_* from the IP header
  * @ackreq: it carries AckReq
+ * @cap: it carries CAP: the sender is an rxe-cc peer
  */
 struct rxe_cc_rx {
 	u32 bytes;
 	u32 psn;
 	u8 ecn;
 	u8 ackreq;
+	u8 cap;
 };
 
 /* rxe_cc_np_msg.type */
 #define RXE_CC_MSG_CNP		0 /* standard CNP 0x81, zero body */
+#define RXE_CC_MSG_PCN_DEC	1 /* CNP 0x81 with PCN's payload, CE */
+#define RXE_CC_MSG_PCN_INC	2 /* rate report 0xC2, PCN's payload */
 
 /**
  * struct rxe_cc_np_msg - feedback the notification point asks to send
@@ -439,12 +496,39 @@ struct rxe_cc_rx {
  * @dscp: DSCP of the packet, 0xff for the device default
  * @pcp: 802.1p priority of the packet (skb->priority), 0xff for the
  *	device default
+ * @flags: RXE_CC_PCN_* flags of a PCN payload
+ * @rate_mbps: its RecRate, Mbit/s
+ * @seq: its period sequence
  */
 struct rxe_cc_np_msg {
 	u8 type;
 	u8 dscp;
 	u8 pcp;
+	u8 flags;
+	u32 rate_mbps;
+	u32 seq;
 };
+
+/* encode @msg's PCN payload into a CNP body (RXE_CNP_BODY_BYTES) */
+static inline void rxe_cc_pcn_put(u8 *body, const struct rxe_cc_np_msg *msg)
+{
+	body[0] = msg->rate_mbps >> 24;
+	body[1] = msg->rate_mbps >> 16;
+	body[2] = msg->rate_mbps >> 8;
+	body[3] = msg->rate_mbps;
+	body[4] = RXE_CC_PCN_MAGIC >> 8;
+	body[5] = RXE_CC_PCN_MAGIC & 0xff;
+	body[6] = msg->flags;
+	body[7] = RXE_CC_PCN_VERSION;
+	body[8] = msg->seq >> 24;
+	body[9] = msg->seq >> 16;
+	body[10] = msg->seq >> 8;
+	body[11] = msg->seq;
+	body[12] = 0;
+	body[13] = 0;
+	body[14] = 0;
+	body[15] = 0;
+}
 
 /* rxe_cc_out.flags */
 #define RXE_CC_OUT_TIMER	BIT(0) /* @timer_ns is armed */
@@ -583,8 +667,13 @@ void rxe_cc_unregister(struct rxe_cc_ops *ops);
 extern struct rxe_cc_ops rxe_cc_fixed_ops;
 extern struct rxe_cc_ops rxe_cc_dcqcn_ops;
 extern struct rxe_cc_ops rxe_cc_hpcc_ops;
-/* not registered yet: no series entry and no Kbuild line (unit tests only) */
 extern struct rxe_cc_ops rxe_cc_acc_ops;
+extern struct rxe_cc_ops rxe_cc_pcn_ops;
+
+/* PCN's laws in Q20 (rxe_cc_pcn.c), for its unit tests */
+#define RXE_CC_PCN_Q20_ONE	0x100000U
+void rxe_cc_pcn_increase(u64 *rate_kbps, u32 *w, u64 line_kbps, u32 w_max);
+u64 rxe_cc_pcn_target(u32 rate_mbps, u32 w_min);
 
 /*
  * Times are u64 ns of one clock per QP. They are compared through their

@@ -48,7 +48,7 @@ u32 rxe_cc_int_len_slow(const struct rxe_pkt_info *pkt);
 void rxe_cc_int_put(struct sk_buff *skb, struct rxe_pkt_info *pkt, u32 len);
 __be16 rxe_cc_udp_prepare_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb);
 int rxe_cc_int_rcv_slow(struct sk_buff *skb, struct rxe_pkt_info *pkt);
-void rxe_cc_int_drop(struct sk_buff *skb, struct rxe_pkt_info *pkt);
+void rxe_cc_rcv_drop(struct sk_buff *skb, struct rxe_pkt_info *pkt);
 
 /*
  * Requester gate: true if the QP must not send its next data packet now.

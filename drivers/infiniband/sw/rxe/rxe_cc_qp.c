@@ -322,7 +322,8 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 	if (!retune)
 		memset(&cc->tcd_marks, 0, sizeof(cc->tcd_marks));
 	WRITE_ONCE(cc->tcd, ops && (ops->wire & RXE_CC_WIRE_TCD));
-	WRITE_ONCE(cc->cap, cc->int_cap || cc->tcd);
+	WRITE_ONCE(cc->cap, cc->int_cap || cc->tcd ||
+		   (ops && (ops->wire & RXE_CC_WIRE_PCN)));
 	/* the gate asks again whether the next packet fills a window */
 	WRITE_ONCE(cc->ackreq, false);
 	if (retune && ops->on_timer)
@@ -567,6 +568,8 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 		rx.bytes += RXE_CC_INT_SHIM_BYTES;
 	rx.psn = pkt->psn;
 	rx.ackreq = bth_ack(pkt);
+	rx.cap = !!(((struct rxe_bth *)pkt->hdr)->qpn &
+		    cpu_to_be32(RXE_CC_BTH_CAP));
 	now = ktime_get_ns();
 
 	spin_lock_bh(&cc->lock);
@@ -589,49 +592,71 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_cc_rcv_slow);
 
+/* Does @ops take feedback packets with opcode @opcode? */
+static bool rxe_cc_takes(const struct rxe_cc_ops *ops, u8 opcode)
+{
+	if (!ops || !ops->on_feedback || !(ops->wire & RXE_CC_WIRE_CNP_RX))
+		return false;
+	return opcode == RXE_OPCODE_CNP || (ops->wire & RXE_CC_WIRE_PCN);
+}
+
 /**
- * rxe_cc_rcv_cnp - a CNP arrived (rxe_rcv, before the QP checks)
+ * rxe_cc_rcv_cnp - a CNP or a PCN rate report arrived (rxe_rcv, before the
+ *	QP checks)
  * @pkt: its packet info; length, opcode and destination GID are checked
  * @skb: the packet; consumed, with the device reference of rxe_rcv
  *
- * A valid CNP (rxe_cc_cnp_valid()) for a QP whose algorithm takes CNPs goes
- * to the algorithm as RXE_CC_FB_CNP; any other is counted as ignored. The
- * QP is never disturbed.
+ * A valid one (rxe_cc_cnp_valid()) for a QP whose algorithm takes it goes
+ * to the algorithm as RXE_CC_FB_CNP, its body decoded (a CNP 0x81 to any
+ * algorithm that takes CNPs, a rate report 0xC2 to PCN's only); any other
+ * is counted as ignored, and one the algorithm found malformed as
+ * cc_pcn_bad. The QP is never disturbed.
  */
 void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 {
 	struct rxe_dev *rxe = pkt->rxe;
-	const struct rxe_cc_ops *ops;
+	bool cnp = pkt->opcode == RXE_OPCODE_CNP;
+	bool handled = false, bad = false;
 	union rxe_cc_fb fb = {};
-	bool handled = false;
 	struct rxe_qp *qp;
 	u32 ev = 0;
 
 	qp = rxe_pool_get_index(&rxe->qp_pool, bth_qpn(pkt));
 	if (!qp)
 		goto out;
-	if (READ_ONCE(qp->cc.ctx.ops) && rxe_cc_cnp_valid(pkt, skb, qp)) {
+	if (rxe_cc_takes(READ_ONCE(qp->cc.ctx.ops), pkt->opcode) &&
+	    rxe_cc_cnp_valid(pkt, skb, qp)) {
 		struct rxe_cc_qp *cc = &qp->cc;
 		u64 now = ktime_get_ns();
 
 		fb.cnp.dscp = rxe_cc_skb_dscp(skb);
+		fb.cnp.ecn = rxe_cc_skb_ecn(skb);
+		fb.cnp.opcode = pkt->opcode;
+		rxe_cc_pcn_parse(pkt->hdr + RXE_BTH_BYTES, &fb.cnp);
 		spin_lock_bh(&cc->lock);
-		ops = cc->ctx.ops;
-		if (ops && (ops->wire & RXE_CC_WIRE_CNP_RX) &&
-		    ops->on_feedback) {
+		if (rxe_cc_takes(cc->ctx.ops, pkt->opcode)) {
 			rxe_cc_feedback(qp, RXE_CC_FB_CNP, &fb, now);
-			cc->stats.cnp_rx++;
+			bad = cc->ctx.out.events & RXE_CC_EV_FB_BAD;
+			cc->ctx.out.events &= ~RXE_CC_EV_FB_BAD;
+			if (!bad)
+				cc->stats.cnp_rx++;
 			ev = rxe_cc_qp_after(qp);
 			handled = true;
 		}
 		spin_unlock_bh(&cc->lock);
 	}
 	trace_rxe_cc_cnp(dev_name(&rxe->ib_dev.dev), qp_num(qp), false,
-			 handled);
+			 handled && !bad);
 	rxe_put(qp);
 out:
-	rxe_counter_inc(rxe, handled ? RXE_CNT_CC_CNP_RCVD :
-				       RXE_CNT_CC_CNP_IGNORED);
+	if (bad)
+		rxe_counter_inc(rxe, RXE_CNT_CC_PCN_BAD);
+	else if (cnp)
+		rxe_counter_inc(rxe, handled ? RXE_CNT_CC_CNP_RCVD :
+					       RXE_CNT_CC_CNP_IGNORED);
+	else
+		rxe_counter_inc(rxe, handled ? RXE_CNT_CC_PCN_INC_RCVD :
+					       RXE_CNT_CC_PCN_INC_IGNORED);
 	rxe_cc_count_events(rxe, ev);
 	kfree_skb(skb);
 	ib_device_put(&rxe->ib_dev);

@@ -51,8 +51,8 @@ u8 rxe_cc_tos_slow(const struct rxe_pkt_info *pkt, u8 tc)
 	const struct rxe_cc_qp *cc = &pkt->qp->cc;
 	u8 ack_dscp;
 
-	/* CNPs carry the DSCP their builder chose, Not-ECT */
-	if (pkt->opcode == RXE_OPCODE_CNP)
+	/* CNPs and rate reports carry the DSCP and ECN their builder chose */
+	if (rxe_cc_fb_opcode(pkt->opcode))
 		return tc;
 	if (rxe_cc_is_data(pkt)) {
 		if (READ_ONCE(cc->ect))
@@ -109,14 +109,16 @@ static bool rxe_cc_from_peer(const struct rxe_qp *qp,
 
 /**
  * rxe_cc_cnp_valid - may this CNP act on @qp?
- * @pkt: the CNP; its opcode and destination GID are checked
+ * @pkt: the CNP (or PCN rate report); its opcode and destination GID are
+ *	checked
  * @skb: the packet
  * @qp: the QP its DestQP names
  *
  * specs/dcqcn.md §5.2 and specs/wire.md §3.4: a CNP is exactly a BTH, 16
  * reserved bytes and the ICRC, and acts on a connected QP in RTS from that
  * QP's peer, with a valid ICRC. BECN, the PSN, the reserved bytes and the
- * ECN and UDP source port are not checked (peers differ there).
+ * ECN and UDP source port are not checked (peers differ there); a PCN
+ * rate report 0xC2 has the same layout and the same checks.
  *
  * Return: true if it may.
  */
@@ -133,8 +135,10 @@ EXPORT_SYMBOL_IF_KUNIT(rxe_cc_cnp_valid);
 
 /**
  * rxe_cc_send_cnp - build and send a RoCEv2 CNP to the QP's peer
- * @qp: the QP that received the marked data
- * @msg: what its algorithm asked for
+ * @qp: the QP that received the data
+ * @msg: what its algorithm asked for: a standard CNP (zero body, Not-ECT),
+ *	or PCN's decrease (CNP 0x81, CE) or increase (0xC2, Not-ECT) with its
+ *	payload
  *
  * Any context, without the QP's cc.lock (a loopback transmit calls
  * rxe_rcv() synchronously, possibly for the same QP).
@@ -143,18 +147,29 @@ void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg)
 {
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	int paylen = RXE_BTH_BYTES + RXE_CNP_BODY_BYTES + RXE_ICRC_SIZE;
+	u8 opcode = RXE_OPCODE_CNP, ecn = INET_ECN_NOT_ECT;
 	struct rxe_pkt_info pkt = {};
 	struct sk_buff *skb;
 	struct rxe_av av;
 	u8 dscp;
 
-	if (msg->type != RXE_CC_MSG_CNP)
+	switch (msg->type) {
+	case RXE_CC_MSG_CNP:
+		break;
+	case RXE_CC_MSG_PCN_DEC:
+		ecn = INET_ECN_CE;
+		break;
+	case RXE_CC_MSG_PCN_INC:
+		opcode = RXE_OPCODE_PCN_RATE;
+		break;
+	default:
 		return;
+	}
 
-	/* the QP's path with the CNP's DSCP, Not-ECT */
+	/* the QP's path with the CNP's DSCP and ECN */
 	av = qp->pri_av;
 	dscp = msg->dscp != 0xff ? msg->dscp : READ_ONCE(qp->cc.cnp_dscp);
-	av.grh.traffic_class = (dscp & 0x3f) << 2;
+	av.grh.traffic_class = (dscp & 0x3f) << 2 | ecn;
 
 	skb = rxe_init_packet(rxe, &av, paylen, &pkt);
 	if (!skb)
@@ -164,14 +179,18 @@ void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg)
 		skb->priority = msg->pcp & 7;
 
 	pkt.qp = qp;
-	pkt.opcode = RXE_OPCODE_CNP;
-	pkt.mask |= rxe_opcode[RXE_OPCODE_CNP].mask;
+	pkt.opcode = opcode;
+	pkt.mask |= rxe_opcode[opcode].mask;
 	pkt.paylen = paylen;
 	pkt.psn = 0;
-	bth_init(&pkt, RXE_OPCODE_CNP, 0, 0, 0, IB_DEFAULT_PKEY_FULL,
+	bth_init(&pkt, opcode, 0, 0, 0, IB_DEFAULT_PKEY_FULL,
 		 qp->attr.dest_qp_num, 0, 0);
-	bth_set_becn(&pkt, 1);
-	memset(pkt.hdr + RXE_BTH_BYTES, 0, RXE_CNP_BODY_BYTES);
+	/* BECN: "backward congestion", on a CNP only */
+	bth_set_becn(&pkt, opcode == RXE_OPCODE_CNP);
+	if (msg->type == RXE_CC_MSG_CNP)
+		memset(pkt.hdr + RXE_BTH_BYTES, 0, RXE_CNP_BODY_BYTES);
+	else
+		rxe_cc_pcn_put(pkt.hdr + RXE_BTH_BYTES, msg);
 
 	if (rxe_prepare(&av, &pkt, skb)) {
 		kfree_skb(skb);
@@ -183,7 +202,8 @@ void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg)
 	spin_lock_bh(&qp->cc.lock);
 	qp->cc.stats.cnp_tx++;
 	spin_unlock_bh(&qp->cc.lock);
-	rxe_counter_inc(rxe, RXE_CNT_CC_CNP_SENT);
+	rxe_counter_inc(rxe, opcode == RXE_OPCODE_CNP ? RXE_CNT_CC_CNP_SENT :
+				  RXE_CNT_CC_PCN_INC_SENT);
 	trace_rxe_cc_cnp(dev_name(&rxe->ib_dev.dev), qp_num(qp), true, true);
 }
 
@@ -306,11 +326,24 @@ int rxe_cc_int_rcv_slow(struct sk_buff *skb, struct rxe_pkt_info *pkt)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_cc_int_rcv_slow);
 
-/* rxe_rcv() dropped @skb: count an INT packet (unknown QP, bad headers) */
-void rxe_cc_int_drop(struct sk_buff *skb, struct rxe_pkt_info *pkt)
+/*
+ * rxe_rcv() dropped @skb: count an INT packet (unknown QP, bad headers),
+ * and a CNP or PCN rate report too short for its opcode
+ */
+void rxe_cc_rcv_drop(struct sk_buff *skb, struct rxe_pkt_info *pkt)
 {
 	if (rxe_cc_int_pkt(skb))
 		rxe_counter_inc(pkt->rxe, RXE_CNT_CC_INT_BAD);
+	if (skb->len < RXE_BTH_BYTES)
+		return;
+	switch (bth_opcode(pkt)) {
+	case RXE_OPCODE_CNP:
+		rxe_counter_inc(pkt->rxe, RXE_CNT_CC_CNP_IGNORED);
+		break;
+	case RXE_OPCODE_PCN_RATE:
+		rxe_counter_inc(pkt->rxe, RXE_CNT_CC_PCN_INC_IGNORED);
+		break;
+	}
 }
 
 /* bytes of INT shim on the requests @qp sends now */
