@@ -326,6 +326,68 @@ TEST(InjectKinds, ASeedSendsWhatItSentBefore)
 	}
 }
 
+// make()'s `reach`: rxe counts a packet as a CNP when it has opcode 0x81
+// and at least a BTH after UDP, in the CNP handler or, when it is too
+// short for BTH + 16 + ICRC (and the pad its BTH claims), in rxe_rcv's drop
+// path. So every cnp_* kind is counted, cnp_truncated and cnp_garbage too,
+// and no ACK, NAK, INT or TCD kind; `reach` starts as the opposite of what
+// it must become.
+TEST(InjectKinds, EveryCnpKindIsCountedAsACnpAndNoOtherKind)
+{
+	std::vector<std::string> ks = kKinds;
+	ks.insert(ks.end(), kIntKinds.begin(), kIntKinds.end());
+	ks.insert(ks.end(), kTcdKinds.begin(), kTcdKinds.end());
+	for (const char *k : {"cnp_valid", "ack_psn", "int_valid", "tcd_valid"})
+		ks.push_back(k);
+	Target t = target(0x105);
+	unsigned cnp_kinds = 0;
+	for (const auto &k : ks) {
+		bool cnp = k.compare(0, 4, "cnp_") == 0;
+		cnp_kinds += cnp;
+		std::mt19937_64 rng(20261211);
+		RunState st;
+		// the bytes after UDP, shortest and longest
+		std::size_t lo = SIZE_MAX, hi = 0;
+		for (unsigned i = 0; i < kN; i++) {
+			bool reach = !cnp;
+			auto d = make(k, rng, t, st, reach);
+			EXPECT_EQ(reach, cnp) << k;
+			ASSERT_GE(d.size(), kBth) << k;
+			std::size_t udp = d.size() - kBth;
+			lo = std::min(lo, udp);
+			hi = std::max(hi, udp);
+			if (cnp) {
+				// a whole BTH and the ICRC, and the opcode of a CNP
+				ASSERT_GE(udp, kBthBytes + kIcrcBytes) << k;
+				EXPECT_EQ(d[kBth], kOpCnp) << k;
+				EXPECT_EQ(be16(d, kDport), kRocePort) << k;
+			} else if (k.compare(0, 4, "int_") == 0) {
+				// to the INT port; rxe drops one too short for the
+				// shim and a BTH, and takes the BTH after the shim
+				EXPECT_EQ(be16(d, kDport), t.int_port) << k;
+				if (udp >= kIntShimBytes + kBthBytes) {
+					EXPECT_EQ(d[kBth + kIntShimBytes], kOpAck) << k;
+				}
+			} else {
+				EXPECT_EQ(be16(d, kDport), kRocePort) << k;
+				EXPECT_EQ(d[kBth], kOpAck) << k;
+			}
+		}
+		if (k == "cnp_truncated") {
+			// every length from a bare BTH and ICRC to one byte short
+			// of the body, all dropped by rxe_rcv
+			EXPECT_EQ(lo, kBthBytes + kIcrcBytes);
+			EXPECT_EQ(hi, kBthBytes + kCnpBodyBytes - 1 + kIcrcBytes);
+		} else if (k == "cnp_garbage") {
+			// 0..47 body bytes: both lengths rxe_rcv drops and ones
+			// that reach the handler
+			EXPECT_EQ(lo, kBthBytes + kIcrcBytes);
+			EXPECT_EQ(hi, kBthBytes + 47 + kIcrcBytes);
+		}
+	}
+	EXPECT_EQ(cnp_kinds, 7u) << "the six cnp_* kinds and cnp_valid";
+}
+
 // ---- PCN (specs/wire.md §7.4 (b), (d), (e), (e′); specs/pcn.md §3.2) ----
 
 namespace
@@ -559,12 +621,12 @@ TEST(InjectKinds, PcnNonPeerIsAWellFormedDecreaseFromTheSpoofedAddress)
 
 // 0..15 payload bytes, a prefix of a well-formed payload of its opcode,
 // the ICRC over what is there: rxe_rcv drops it (shorter than BTH + 16 of
-// either opcode), so it does not reach the handler
+// either opcode) and, since it has a whole BTH, counts it by its opcode
+// (pcn_run() starts each packet's `reach` false: make() must set it)
 TEST(InjectKinds, PcnTruncatedIsShorterThanItsOpcodesHeaders)
 {
 	Target t = pcn_target(500);
 	Expect e;
-	e.reach = false;
 	auto ps = pcn_run("pcn_truncated", t);
 	unsigned decs = expect_pcn(ps, t, e, "pcn_truncated");
 	EXPECT_GT(decs, kN / 3);
@@ -572,14 +634,16 @@ TEST(InjectKinds, PcnTruncatedIsShorterThanItsOpcodesHeaders)
 	std::set<std::size_t> lens;
 	std::uint32_t seq = t.pcn_seq;
 	for (const auto &p : ps) {
-		EXPECT_FALSE(p.reach);
+		EXPECT_TRUE(p.reach);
 		EXPECT_LT(p.body, kCnpBodyBytes);
 		lens.insert(p.body);
 		auto want = payload(37, p.dec ? 0x03 : 0x02, 1, seq++);
 		want.resize(p.body);
 		EXPECT_EQ(std::vector<std::uint8_t>(p.d.begin() + kPcnBody, p.d.end() - 4), want);
-		// below rxe's length for the opcode: BTH 12 + 16 + ICRC 4
+		// below rxe's length for the opcode: BTH 12 + 16 + ICRC 4; but a
+		// whole BTH, which rxe_rcv's drop path needs to count it
 		EXPECT_LT(p.d.size() - kIpBytes - kUdpBytes, kBthBytes + 16 + 4);
+		EXPECT_GE(p.d.size() - kIpBytes - kUdpBytes, kBthBytes + kIcrcBytes);
 	}
 	EXPECT_EQ(lens.size(), kCnpBodyBytes) << "every length 0..15";
 }
@@ -756,8 +820,9 @@ TEST(InjectKinds, PcnNoRateIsADecreaseWithoutRateValid)
 }
 
 // One run through the whole group, as --kinds pcn sends it: the counter
-// goes on from kind to kind (pcn_old_seq takes none), every kind but
-// pcn_truncated reaches the handler, and only pcn_bad_icrc's ICRC is off.
+// goes on from kind to kind (pcn_old_seq takes none), rxe counts every
+// kind (pcn_truncated where rxe_rcv drops it, the others in the handler),
+// and only pcn_bad_icrc's ICRC is off.
 TEST(InjectKinds, ThePcnKindsShareTheRunsSequence)
 {
 	Target t = pcn_target(0xfffffff0U);
@@ -767,10 +832,10 @@ TEST(InjectKinds, ThePcnKindsShareTheRunsSequence)
 	std::uint32_t seq = t.pcn_seq;
 	for (const auto &k : expand_kinds({"pcn"})) {
 		for (unsigned i = 0; i < 8; i++) {
-			bool reach = k == "pcn_truncated"; // make() must set it
+			bool reach = false; // make() must set it
 			auto d = make(k, rng, t, st, reach);
 			auto p = take_pcn(std::move(d), reach, t);
-			EXPECT_EQ(p.reach, k != "pcn_truncated") << k;
+			EXPECT_TRUE(p.reach) << k;
 			EXPECT_EQ(p.icrc_ok, k != "pcn_bad_icrc") << k;
 			if (k == "pcn_old_seq")
 				continue;

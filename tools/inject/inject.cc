@@ -53,10 +53,13 @@ const char *const kKindsHelp = R"(Kinds (--kinds; all from --peer to --qpn at --
   ack_bad_icrc         NAK with a wrong ICRC
   ack_bad_psn          ACK with a random PSN (nearly always one the QP has not sent)
   nak_bad_psn          NAK with a random PSN
-The INT kinds ("int" selects them all; not in the default set) are ACKs
-(opcode 0x11, syndrome 0) to --int-port with the 42-byte INT shim; "PSN in
-the window" is --psn-base - 1, "a valid 1-hop stack" is nHop 1 with a rate
-code B in 1..13 and random slot fields:
+rxe counts every cnp_* packet as an ignored CNP (cc_cnp_ignored), none of the
+ack_* and nak_*: in its CNP handler, or in rxe_rcv, which drops cnp_truncated
+(and a cnp_garbage shorter than BTH + 16 + its pad) as too short.
+The INT kinds ("int" selects them all; not in the default set; none counted
+as a CNP) are ACKs (opcode 0x11, syndrome 0) to --int-port with the 42-byte
+INT shim; "PSN in the window" is --psn-base - 1, "a valid 1-hop stack" is
+nHop 1 with a rate code B in 1..13 and random slot fields:
   int_hops6            nHop 6..15 (more than the 5 slots), random slots, PSN in the window
   int_truncated        a UDP payload of 0..53 bytes: shorter than the shim and a BTH
   int_code0            1..5 hops, one of them with rate code B = 0, PSN in the window
@@ -69,10 +72,11 @@ code B in 1..13 and random slot fields:
   int_valid            (only with --int-valid or --kinds int_valid) the control: a
                        valid 1-hop stack (B = 11, random TS and txBytes, qLen 0, one
                        path ID per run), PSN in the window: taken by HPCC
-The TCD kinds ("tcd" selects them all; not in the default set) are ACKs
-(opcode 0x11, syndrome 0, random MSN) to UDP 4791 whose BTH byte 4 (ICRC-
-masked) has CAP 0x20 and a mark drawn per packet: BECN with CE_CNT 1..15
-(0x40 | CE_CNT << 1) or UE (0x01); "PSN in the window" is --psn-base - 1.
+The TCD kinds ("tcd" selects them all; not in the default set; none counted
+as a CNP) are ACKs (opcode 0x11, syndrome 0, random MSN) to UDP 4791 whose BTH
+byte 4 (ICRC-masked) has CAP 0x20 and a mark drawn per packet: BECN with
+CE_CNT 1..15 (0x40 | CE_CNT << 1) or UE (0x01); "PSN in the window" is
+--psn-base - 1.
 The algorithm must see none of their marks; what each is expected to hit in rxe:
   tcd_non_peer         from --spoof, PSN in the window: rxe's address check
   tcd_wrong_qpn        to a QPN that does not exist, PSN in the window: rxe's QP lookup
@@ -93,10 +97,13 @@ Mbit/s), magic 0x5043, flags (DEC = opcode 0x81, RATE_VALID), version 1,
 sequence (u32 BE), 4 zero bytes. "Well-formed" is RecRate --pcn-rate,
 RATE_VALID and the next sequence number (--pcn-seq, then one up per packet);
 "either" is a decrease or a rate report at random. PCN must count and ignore
-each; all but pcn_truncated reach the CNP handler:
+each; rxe counts every one as a CNP (0x81) or rate report (0xC2):
+pcn_truncated in rxe_rcv, which drops it as too short (cc_cnp_ignored or
+cc_pcn_inc_ignored by its opcode), the others in the handler of CNPs and rate
+reports (those two counters, or cc_pcn_bad for a report PCN refuses):
   pcn_non_peer         a well-formed decrease from --spoof
   pcn_truncated        either, a payload of 0..15 bytes (ICRC over them): rxe_rcv
-                       drops it (shorter than BTH + 16)
+                       drops it (shorter than BTH + 16) and counts it
   pcn_bad_icrc         either, well-formed, ICRC off by one bit
   pcn_unknown_qp       either, well-formed, to a QPN that does not exist (--qpn with
                        bit 23 flipped, or 0x800000..0xfffffe)
@@ -128,8 +135,9 @@ int main(int argc, char **argv)
 		"with the INT shim; the tcd kinds: ACKs with a TCD mark echo; the pcn kinds: PCN "
 		"CNPs and rate reports) at an rxe QP over "
 		"a raw IPv4 socket (needs CAP_NET_RAW) and print how many of each kind were sent, "
-		"and how many reach rxe's CNP handler, where it counts the CNPs it ignores "
-		"(cc_cnp_ignored)."};
+		"and how many of them rxe counts (\"counted as CNPs\"): as CNPs (opcode 0x81) or "
+		"PCN rate reports (0xC2) that it ignores (cc_cnp_ignored, cc_pcn_inc_ignored), "
+		"that PCN refuses (cc_pcn_bad) or, the controls, that it takes."};
 	app.footer(kKindsHelp);
 	std::string peer_s, spoof_s, dst_s;
 	Target t;
@@ -289,12 +297,12 @@ int main(int argc, char **argv)
 				std::this_thread::sleep_for(
 					std::chrono::duration<double, std::micro>(gap_us));
 		}
-		std::printf("%s: %lu sent, %lu to the CNP handler\n", k.c_str(), sent, reach_n);
+		std::printf("%s: %lu sent, %lu counted as CNPs\n", k.c_str(), sent, reach_n);
 		total += sent;
 		reach_total += reach_n;
 	}
 	close(fd);
-	std::printf("rxecc-inject: seed %llu: %lu packets, %lu to the CNP handler\n",
+	std::printf("rxecc-inject: seed %llu: %lu packets, %lu counted as CNPs\n",
 	            static_cast<unsigned long long>(seed), total, reach_total);
 	return 0;
 }

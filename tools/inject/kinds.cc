@@ -203,10 +203,10 @@ std::uint32_t rate_above(std::mt19937_64 &rng, std::uint32_t line)
 // (opcode 0x81, BECN, IP ECN CE) or a rate report (0xC2, "not congested":
 // no BECN, Not-ECT), DSCP 48, whose 16 bytes are a PCN payload with
 // RecRate --pcn-rate, DEC as the opcode says, RATE_VALID, version 1 and the
-// run's next sequence number, unless the kind says otherwise; `reach` as
-// for make().
+// run's next sequence number, unless the kind says otherwise. Every one
+// has a BTH and an ICRC after UDP: rxe counts it (make()'s `reach`).
 Packet make_pcn(const std::string &k, std::mt19937_64 &rng, const Target &t, RunState &run,
-                Packet p, bool &reach)
+                Packet p)
 {
 	// the kinds whose defect is not one of a decrease take either opcode
 	bool dec = true;
@@ -236,9 +236,9 @@ Packet make_pcn(const std::string &k, std::mt19937_64 &rng, const Target &t, Run
 	if (k == "pcn_non_peer") {
 		p.saddr = t.spoof;
 	} else if (k == "pcn_truncated") {
-		// rxe_rcv drops it before the handler: shorter than BTH + 16
+		// shorter than BTH + 16: rxe_rcv drops it before the handler
+		// and counts it by its opcode (a BTH is there)
 		keep = rng() % kCnpBodyBytes;
-		reach = false;
 	} else if (k == "pcn_bad_icrc") {
 		p.icrc_valid = false;
 	} else if (k == "pcn_unknown_qp") {
@@ -287,7 +287,7 @@ std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const
 		return build(make_tcd(k, rng, t, p));
 	}
 	if (k.compare(0, 4, "pcn_") == 0)
-		return build(make_pcn(k, rng, t, run, p, reach));
+		return build(make_pcn(k, rng, t, run, p));
 	auto other_qpn = [&] { return static_cast<std::uint32_t>(0x800000 + rng() % 0x7fffff); };
 	auto ack = [&](std::uint8_t syndrome) {
 		p.opcode = kOpAck;
@@ -308,10 +308,14 @@ std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const
 		p.body.resize(kCnpBodyBytes + 4 * (1 + rng() % 64),
 		              static_cast<std::uint8_t>(rng()));
 	} else if (k == "cnp_truncated") {
+		// a BTH and the ICRC with 0..15 bytes between: rxe_rcv drops it
+		// as too short and counts it
 		p.body.resize(rng() % kCnpBodyBytes);
-		reach = false;
 	} else if (k == "cnp_garbage") {
-		// from a non-peer, every field random but the opcode and DestQP
+		// from a non-peer, every field random but the opcode and DestQP;
+		// a BTH and the ICRC with 0..47 bytes between, so rxe counts it:
+		// its handler, or rxe_rcv if it is shorter than BTH + 16 + the
+		// pad its BTH claims
 		p.saddr = t.spoof;
 		p.bth_flags = static_cast<std::uint8_t>(rng());
 		p.pkey = static_cast<std::uint16_t>(rng());
@@ -322,8 +326,6 @@ std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const
 		for (auto &b : p.body)
 			b = static_cast<std::uint8_t>(rng());
 		p.icrc_valid = rng() % 2;
-		std::size_t pad = (p.bth_flags >> 4) & 3;
-		reach = kBthBytes + p.body.size() >= kBthBytes + kCnpBodyBytes + pad;
 	} else if (k == "ack_non_peer") {
 		ack(0);
 		p.saddr = t.spoof;

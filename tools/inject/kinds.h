@@ -60,10 +60,14 @@ std::vector<std::string> expand_kinds(const std::vector<std::string> &kinds);
 
 // The datagram of kind `k` (a kind, or one of the controls cnp_valid,
 // ack_psn, int_valid, tcd_valid, pcn_valid); `run` is the state of the run
-// it is part of. `reach` tells whether rxe hands it to its CNP (feedback)
-// handler, opcodes 0x81 and 0xC2 (rxe_rcv drops a packet shorter than its
-// opcode's headers, and routes any other opcode elsewhere), where a CNP it
-// ignores is counted.
+// it is part of. `reach` tells whether rxe counts it as a CNP or PCN rate
+// report: every packet of opcode 0x81 or 0xC2 with at least a BTH after
+// UDP. The handler of CNPs and rate reports counts one it ignores
+// (cc_cnp_ignored for 0x81, cc_pcn_inc_ignored for 0xC2), that PCN
+// refuses as malformed (cc_pcn_bad) or that it takes (the controls:
+// cc_cnp_rcvd, cc_pcn_inc_rcvd); rxe_rcv counts one it drops as
+// shorter than its opcode's headers (BTH + 16 + ICRC) in cc_cnp_ignored or
+// cc_pcn_inc_ignored by its opcode. rxe routes any other opcode elsewhere.
 std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const Target &t,
                                RunState &run, bool &reach);
 
