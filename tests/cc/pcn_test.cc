@@ -19,12 +19,15 @@ using cc::kMs;
 using cc::kUs;
 using cc::Qp;
 
-const rxe_cc_ops *pcn() { return &rxe_cc_pcn_ops; }
+const rxe_cc_ops *pcn()
+{
+	return &rxe_cc_pcn_ops;
+}
 
 constexpr uint64_t k10G = 10'000'000'000ULL;
 constexpr uint64_t k100M = 100'000'000ULL;
-constexpr uint32_t kWMin = 8192;    // 1/128 in Q20
-constexpr uint32_t kWMax = 524288;  // 1/2 in Q20
+constexpr uint32_t kWMin = 8192;   // 1/128 in Q20
+constexpr uint32_t kWMax = 524288; // 1/2 in Q20
 
 // A report as the framework delivers it: opcode, IP ECN and PCN's payload.
 rxe_cc_fb report(bool dec, uint32_t rate_mbps, uint32_t seq)
@@ -42,10 +45,7 @@ rxe_cc_fb report(bool dec, uint32_t rate_mbps, uint32_t seq)
 
 // A sender and its reports, numbered in order.
 struct Sender {
-	explicit Sender(uint64_t line = k10G, const cc::Params &p = {})
-	    : qp(pcn(), line, 0, p)
-	{
-	}
+	explicit Sender(uint64_t line = k10G, const cc::Params &p = {}) : qp(pcn(), line, 0, p) {}
 	void dec(uint32_t mbps, uint64_t t = 0) { put(report(true, mbps, ++seq), t); }
 	void inc(uint64_t t = 0) { put(report(false, 1, ++seq), t); }
 	void put(const rxe_cc_fb &fb, uint64_t t = 0)
@@ -69,8 +69,8 @@ TEST(PcnLaw, IncreaseFromZeroMatchesTheQ20Vector)
 		uint32_t w;
 		uint64_t rate;
 	};
-	const Step want[] = {{1, 12224, 78125},     {2, 18193, 193791},   {3, 26973, 363930},
-	                     {4, 39765, 611803},    {5, 58138, 967830},   {10, 285892, 5380863},
+	const Step want[] = {{1, 12224, 78125},    {2, 18193, 193791}, {3, 26973, 363930},
+	                     {4, 39765, 611803},   {5, 58138, 967830}, {10, 285892, 5380863},
 	                     {15, 502810, 9583870}};
 	uint64_t rate = 0;
 	uint32_t w = kWMin;
@@ -218,8 +218,8 @@ TEST(PcnRp, OldAndFarAheadSequencesAreIgnored)
 	s.dec(50);
 	const uint64_t rate = s.rate();
 	const uint32_t seq = s.seq;
-	s.put(report(true, 10, seq));          // a repeat
-	s.put(report(true, 10, seq - 1));      // behind
+	s.put(report(true, 10, seq));     // a repeat
+	s.put(report(true, 10, seq - 1)); // behind
 	s.put(report(true, 10, seq - 0x40000000U));
 	s.put(report(true, 10, seq + (1U << 20))); // too far ahead
 	EXPECT_EQ(s.v("cnp_old"), 4u);
@@ -308,7 +308,8 @@ struct Np {
 			r.ecn = i < ce ? RXE_CC_ECN_CE : RXE_CC_ECN_ECT0;
 			r.cap = cap;
 			rxe_cc_np_msg m{};
-			EXPECT_FALSE(pcn()->rx_data(&qp.ctx(), &r, qp.abs(t + static_cast<uint64_t>(i) * gap), &m));
+			EXPECT_FALSE(pcn()->rx_data(
+				&qp.ctx(), &r, qp.abs(t + static_cast<uint64_t>(i) * gap), &m));
 		}
 	}
 	bool fire(uint64_t t)
@@ -464,7 +465,8 @@ public:
 			s_.push_back(std::make_unique<Sender>(c_kbps * 1000));
 			// a decrease to about the starting rate
 			if (!start.empty())
-				s_.back()->dec(static_cast<uint32_t>(start[static_cast<size_t>(i)] / 1000));
+				s_.back()->dec(static_cast<uint32_t>(start[static_cast<size_t>(i)] /
+				                                     1000));
 		}
 	}
 	uint64_t sum()
@@ -565,7 +567,10 @@ void expect_cycle(int n)
 	EXPECT_NEAR(inc, 50, n > 8 ? 15 : 5) << n << " flows";
 }
 
-TEST(PcnFluid, FourFlowsCycleAsTheModelSays) { expect_cycle(4); }
+TEST(PcnFluid, FourFlowsCycleAsTheModelSays)
+{
+	expect_cycle(4);
+}
 
 TEST(PcnFluid, ManyFlowsSwingByWMinTimesCapacity)
 {
