@@ -606,6 +606,25 @@ TEST(InjectKinds, PcnValidIsAWellFormedDecreaseWithARisingSequence)
 	}
 }
 
+// With --pcn-inc the control is a well-formed rate report 0xC2: DEC clear,
+// RATE_VALID, Not-ECT, no BECN; the other kinds keep their opcodes.
+TEST(InjectKinds, PcnValidWithPcnIncIsAWellFormedRateReport)
+{
+	Target t = pcn_target(7);
+	t.pcn_inc = true;
+	auto ps = pcn_run("pcn_valid", t);
+	EXPECT_EQ(expect_pcn(ps, t, {}, "pcn_valid"), 0u);
+	std::uint32_t seq = 7;
+	for (const auto &p : ps) {
+		ASSERT_EQ(p.d.size(), kPcnBytes);
+		EXPECT_FALSE(p.dec); // take_pcn checked 0xC2's ECN and BECN
+		EXPECT_EQ(std::vector<std::uint8_t>(p.d.begin() + kPcnBody, p.d.end() - 4),
+		          payload(37, 0x02, 1, seq++));
+	}
+	auto rs = pcn_run("pcn_rate_zero", t);
+	EXPECT_EQ(expect_pcn(rs, t, {true, true, true, false}, "pcn_rate_zero"), kN);
+}
+
 TEST(InjectKinds, PcnNonPeerIsAWellFormedDecreaseFromTheSpoofedAddress)
 {
 	Target t = pcn_target(77);

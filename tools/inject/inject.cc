@@ -115,7 +115,8 @@ reports (those two counters, or cc_pcn_bad for a report PCN refuses):
   pcn_bad_version      either, version 0 or 2..255
   pcn_no_rate          a decrease without RATE_VALID (RecRate --pcn-rate)
   pcn_valid            (only with --pcn-valid or --kinds pcn_valid) the control: a
-                       well-formed decrease from the peer: taken by PCN)";
+                       well-formed decrease from the peer (with --pcn-inc a rate
+                       report 0xC2): taken by PCN, by no other algorithm)";
 
 bool parse_ip(const std::string &s, std::uint32_t &out)
 {
@@ -193,6 +194,9 @@ int main(int argc, char **argv)
 	             "send only well-formed PCN decrease CNPs from the peer (RecRate --pcn-rate, "
 	             "sequence --pcn-seq counting up), kind pcn_valid (the control of the pcn "
 	             "kinds: PCN must take them)");
+	app.add_flag("--pcn-inc", t.pcn_inc,
+	             "with --pcn-valid or --kinds pcn_valid: rate reports \"not congested\" "
+	             "(0xC2, Not-ECT) instead of decreases");
 	app.add_option("--int-port", t.int_port,
 	               "the UDP destination port of the int kinds: rdma_rxe's int_port "
 	               "(default 4792)")

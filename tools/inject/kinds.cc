@@ -209,7 +209,7 @@ Packet make_pcn(const std::string &k, std::mt19937_64 &rng, const Target &t, Run
                 Packet p)
 {
 	// the kinds whose defect is not one of a decrease take either opcode
-	bool dec = true;
+	bool dec = !(k == "pcn_valid" && t.pcn_inc);
 	if (k == "pcn_truncated" || k == "pcn_bad_icrc" || k == "pcn_unknown_qp" ||
 	    k == "pcn_flag_mismatch" || k == "pcn_bad_version")
 		dec = rng() % 2 == 0;
@@ -256,7 +256,8 @@ Packet make_pcn(const std::string &k, std::mt19937_64 &rng, const Target &t, Run
 	} else if (k == "pcn_no_rate") {
 		pl.flags &= static_cast<std::uint8_t>(~kPcnRateValid);
 	} else if (k == "pcn_valid") {
-		// the control: a decrease as the peer's PCN NP would send it
+		// the control: a decrease (or with --pcn-inc a rate report) as
+		// the peer's PCN NP would send it
 	}
 	p.body = pcn_payload(pl);
 	p.body.resize(keep);

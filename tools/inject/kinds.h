@@ -30,6 +30,9 @@ struct Target {
 	// QP's line rate; the first sequence number of a run (pcn_old_seq's
 	// are behind it)
 	std::uint32_t pcn_rate = 50, pcn_line = 100, pcn_seq = 0;
+	// pcn_valid sends rate reports "not congested" (0xC2) instead of
+	// decreases
+	bool pcn_inc = false;
 };
 
 // What a packet of a run hands on to the next: the sequence number the
