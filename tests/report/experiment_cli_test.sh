@@ -119,6 +119,23 @@ grep -qx 'ack_dscp=' "$TMP/t4/meta.env" || fail "acc --no-tcd: ACKs on their own
 grep -qx 'ack_dscp=' "$TMP/i3/meta.env" || fail "dcqcn: ACKs on their own class"
 grep -q '^tcd' "$TMP/i3/topology.txt" && fail "dcqcn: TCD in the topology without --tcd"
 
+# NP-ECN replaces RED/ECN on the data priority: on for --algo pcn,
+# --npecn/--no-npecn override; never together with TCD
+mark_of() { grep -e '^npecn' -e '^ecn' -e '^tcd' "$1/topology.txt" | tr '\n' ' '; }
+"$EXP" --prepare-only -o "$TMP/n1" --algo pcn incast >/dev/null || fail "pcn"
+[ "$(mark_of "$TMP/n1")" = 'npecn *:* prio=3 ' ] || fail "pcn: $(mark_of "$TMP/n1")"
+grep -qx 'npecn=1' "$TMP/n1/meta.env" || fail "pcn: no npecn=1 in meta.env"
+"$EXP" --prepare-only -o "$TMP/n2" --algo pcn --no-npecn incast >/dev/null || fail "pcn --no-npecn"
+[ "$(mark_of "$TMP/n2")" = 'ecn *:* prio=3 kmin=40000B kmax=160000B pmax=0.2 ' ] ||
+	fail "pcn --no-npecn: $(mark_of "$TMP/n2")"
+grep -qx 'npecn=0' "$TMP/n2/meta.env" || fail "pcn --no-npecn: no npecn=0 in meta.env"
+"$EXP" --prepare-only -o "$TMP/n3" --algo dcqcn --npecn victim >/dev/null || fail "dcqcn --npecn"
+[ "$(mark_of "$TMP/n3")" = 'npecn *:* prio=3 ' ] || fail "dcqcn --npecn: $(mark_of "$TMP/n3")"
+grep -q '^npecn' "$TMP/i3/topology.txt" && fail "dcqcn: NP-ECN in the topology without --npecn"
+out=$("$EXP" --prepare-only -o "$TMP/n4" --algo acc --npecn incast 2>&1) &&
+	fail "acc --npecn: accepted with TCD"
+[[ $out == *"one marking mode per queue"* ]] || fail "acc --npecn: $out"
+
 # the monitors record the kernel's rate events with --events only
 grep -qx 'monitor_events=0' "$TMP/i3/meta.env" || fail "monitor events on by default"
 "$EXP" --prepare-only -o "$TMP/ev" --algo acc --events incast >/dev/null || fail "--events"
