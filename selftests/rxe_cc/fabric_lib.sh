@@ -425,6 +425,47 @@ incast_run() {
 	R=$r
 }
 
+# victim_run TAG OPTIONS...: the victim scenario (scripts/experiment): four
+# senders on s0 and the victim's source v, their receivers r and x on s1;
+# the victim runs for 9 s, the incast (to r) its middle third. Sets, from
+# the fabric's records: VALONE (the victim's rate alone: the better of
+# before and after the incast), VDURING (while every incast flow sends,
+# from VA to VB s), UTIL (s1.r's rate then), HOST_PAUSES (PAUSE frames s0
+# sent to the hosts), SW_PAUSES (those s1 sent to s0), DROPS and R (the
+# results directory).
+victim_run() {
+	local r=$TMP/$1 tag=$1 vs ve is ie before after
+	shift
+	"$RXECC_TOP/scripts/experiment" --prepare-only -o "$r" "$@" --hosts 4 \
+		--rate "${RATE}M" --duration 9 victim >/dev/null ||
+		die "experiment --prepare-only victim ($tag)"
+	"$RXECC_TOP/scripts/experiment-vm" "$r" | sed "s/^/# $tag: /"
+	check "$tag: every flow completed" test "${PIPESTATUS[0]}" = 0
+	R=$r
+	# data periods (flows/NAME.data: fabric seconds): the victim alone
+	# until the first incast flow sends, then all of them together
+	read -r vs ve <"$r/flows/fv.data"
+	read -r is VA VB ie < <(cat "$r"/flows/f[0-9]*.data | awk '
+		NR == 1 { is = $1; as = $1; ae = $2; ie = $2 }
+		{ if ($1 < is) is = $1; if ($1 > as) as = $1
+		  if ($2 < ae) ae = $2; if ($2 > ie) ie = $2 }
+		END { print is, as, ae, ie }')
+	before=$(port_rate "$r/fabric/ports.csv" s0.v rx "$(awk -v t="$vs" 'BEGIN { print t + 0.3 }')" "$is")
+	after=$(port_rate "$r/fabric/ports.csv" s0.v rx "$(awk -v t="$ie" 'BEGIN { print t + 0.3 }')" "$ve")
+	VALONE=$(awk -v a="$before" -v b="$after" 'BEGIN { print (a > b ? a : b) }')
+	VDURING=$(port_rate "$r/fabric/ports.csv" s0.v rx "$VA" "$VB")
+	UTIL=$(port_rate "$r/fabric/ports.csv" s1.r tx "$VA" "$VB")
+	HOST_PAUSES=$(awk '$1 ~ /^s0\.(h[0-9]+|v)\.q[0-9]+\.xoff_sent$/ { s += $2 } END { print s + 0 }' \
+		"$r/fabric/summary.flat")
+	SW_PAUSES=$(flat_value "$r/fabric/summary.flat" "s1.s0.q$RXECC_DATA_PRIO.xoff_sent") ||
+		fail "$tag: no s1.s0 xoff_sent"
+	DROPS=$(flat_value "$r/fabric/summary.flat" total_drops) || fail "$tag: no total_drops"
+	log "$tag: victim alone $before bit/s before the incast, $after bit/s after it;" \
+		"$VDURING bit/s during it ($VA..$VB s, $(awk -v d="$VDURING" -v a="$VALONE" \
+		'BEGIN { printf "%.2f", (a > 0 ? d / a : 0) }') x alone); s1.r $UTIL bit/s;" \
+		"PAUSE frames to the hosts $HOST_PAUSES, s1 to s0 $SW_PAUSES; drops $DROPS"
+}
+
 # fabric_link_mbit MAX: a link rate in Mbit/s for a fabric test: MAX, or 40%
 # of sender_capacity if that is lower (at least 5); logs the choice. The
 # margin is wide because the host's CPU steal moves the VM's speed by up to

@@ -40,38 +40,14 @@ check "incast: bottleneck utilisation >= 95%" \
 
 # The victim from 0 to 9 s, the four incast flows from 3 s to 6 s, all
 # started on time by the generator.
-v=$TMP/victim
-"$EXP" --prepare-only -o "$v" --algo none --hosts 4 --rate ${RATE}M --no-ecn \
-	--duration 9 victim >/dev/null || die "experiment --prepare-only victim"
-"$EXPVM" "$v" | sed 's/^/# victim: /'
-check "victim: every flow completed" test "${PIPESTATUS[0]}" = 0
-# data periods (flows/NAME.data: fabric seconds): the victim alone until
-# the first incast flow sends, then all of them together
-read -r vs ve <"$v/flows/fv.data"
-# the first incast flow's start, the window in which all of them send, and
-# the last one's end
-read -r is as ae ie < <(cat "$v"/flows/f[0-9]*.data | awk '
-	NR == 1 { is = $1; as = $1; ae = $2; ie = $2 }
-	{ if ($1 < is) is = $1; if ($1 > as) as = $1
-	  if ($2 < ae) ae = $2; if ($2 > ie) ie = $2 }
-	END { print is, as, ae, ie }')
-# The victim runs alone before the incast and again after it; its rate
-# alone is the better of the two.
-before=$(port_rate "$v/fabric/ports.csv" s0.v rx "$(awk -v t="$vs" 'BEGIN { print t + 0.3 }')" "$is")
-after=$(port_rate "$v/fabric/ports.csv" s0.v rx "$(awk -v t="$ie" 'BEGIN { print t + 0.3 }')" "$ve")
-alone=$(awk -v a="$before" -v b="$after" 'BEGIN { print (a > b ? a : b) }')
-# During the incast: while all of its flows send (they start together)
-da=$as db=$ae
-during=$(port_rate "$v/fabric/ports.csv" s0.v rx "$da" "$db")
-log "victim: alone $before bit/s before the incast, $after bit/s after it; $during bit/s during it ($da..$db s)"
+victim_run victim --algo none --no-ecn
 check "victim: runs at half its link rate or more alone" \
-	awk -v x="$alone" -v r=$RATE 'BEGIN { exit !(x >= 0.5 * r * 1e6) }'
-check "victim: the incast flows sent together for 2 s or more" awk -v a="$da" -v b="$db" 'BEGIN { exit !(b - a >= 2) }'
+	awk -v x="$VALONE" -v r=$RATE 'BEGIN { exit !(x >= 0.5 * r * 1e6) }'
+check "victim: the incast flows sent together for 2 s or more" awk -v a="$VA" -v b="$VB" 'BEGIN { exit !(b - a >= 2) }'
 # (a victim held for the whole window receives nothing: that counts)
 check "victim: head-of-line blocking halves it at least" \
-	awk -v x="$alone" -v y="$during" 'BEGIN { exit !(x > 0 && y <= 0.5 * x) }'
-check "victim: the paused link is the inter-switch one" \
-	nonzero "$(flat_value "$v/fabric/summary.flat" "s1.s0.q$RXECC_DATA_PRIO.xoff_sent")"
-check "victim: zero drops" test "$(flat_value "$v/fabric/summary.flat" total_drops)" = 0
+	awk -v x="$VALONE" -v y="$VDURING" 'BEGIN { exit !(x > 0 && y <= 0.5 * x) }'
+check "victim: the paused link is the inter-switch one" nonzero "$SW_PAUSES"
+check "victim: zero drops" test "$DROPS" = 0
 dmesg_check
 ksft_exit
