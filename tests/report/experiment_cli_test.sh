@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# scripts/experiment --prepare-only and scripts/eval without a VM: inputs
-# are checked before anything is written, errors name the line, and the
-# generated schedule starts the flows together.
+# scripts/experiment --prepare-only, scripts/eval and scripts/demo without
+# a VM: inputs are checked before anything is written, errors name the
+# line, the generated schedule starts the flows together, every line of
+# scripts/eval.list is accepted, and the demo prepares its default runs.
 # Usage: experiment_cli_test.sh TOP BINDIR
 set -euo pipefail
 
@@ -208,6 +209,42 @@ grep -q -- "--algo hpcc --label a1 --param w_ai_bytes=100 " "$TMP/trace" &&
 	grep -q -- "--algo hpcc --label a2 --param w_ai_bytes=200 " "$TMP/trace" &&
 	grep -q -- "--algo dcqcn --label dcqcn --duration" "$TMP/trace" ||
 	fail "eval: the runs' labels and parameters: $(grep -- '--prepare-only' "$TMP/trace")"
+
+# the shipped scripts/eval.list: every line accepted (the bad line after
+# them is the first rejected), the PCN runs with their T
+cp "$TOP/scripts/eval.list" "$TMP/list"
+echo "$bad_line" >>"$TMP/list"
+n=$(wc -l <"$TMP/list")
+RXECC_TOP=$TOP bash -x "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/trace" && fail "eval accepted $bad_line"
+grep -q "^eval: .*list:$n: -o is set by scripts/eval" "$TMP/trace" ||
+	fail "eval.list: a line before the last rejected: $(grep -v '^+' "$TMP/trace")"
+for name in pcn_victim pcn_incast pcn_fairness pcn_scale pcn_parking pcn_hadoop; do
+	grep -q -- "/$name/pcn --algo pcn --label pcn --param period_us=10000 " "$TMP/trace" ||
+		fail "eval.list: no PCN run with T = 10 ms in $name"
+done
+
+# scripts/demo: --help shows the whole header; in a copy of scripts/ whose
+# vm-run records its arguments and fails, the default runs are prepared
+# (PCN with T = 10 ms and NP-ECN) and ACC runs last, the compatibility
+# line's algorithm
+want=$(sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$TOP/scripts/demo")
+[ "$("$TOP/scripts/demo" --help)" = "$want" ] || fail "demo --help is not the whole header"
+mkdir "$TMP/top"
+cp -r "$TOP/scripts" "$TMP/top/"
+cat >"$TMP/top/scripts/vm-run" <<'STUB'
+#!/bin/sh
+printf '%s\n' "$@" >"$(dirname "$0")/../vm-run.args"
+exit 1
+STUB
+"$TMP/top/scripts/demo" >/dev/null 2>"$TMP/err" && fail "demo ran without a VM"
+grep -q "the demo failed in the VM" "$TMP/err" || fail "demo: $(cat "$TMP/err")"
+d=$TMP/top/build/demo
+[ "$(sed -n '/^--compat$/,$p' "$TMP/top/vm-run.args" | tail -n +3 | tr '\n' ' ')" = \
+	"$d/none $d/dcqcn $d/hpcc $d/pcn $d/acc " ] ||
+	fail "demo: the runs given to the VM: $(tr '\n' ' ' <"$TMP/top/vm-run.args")"
+grep -qx 'params=period_us=10000' "$d/pcn/meta.env" && grep -qx 'npecn=1' "$d/pcn/meta.env" ||
+	fail "demo: pcn: $(grep -E '^(params|npecn)=' "$d/pcn/meta.env")"
+grep -qx 'params=period_us=4000' "$d/acc/meta.env" || fail "demo: acc: $(grep '^params=' "$d/acc/meta.env")"
 
 [ "$failures" = 0 ] || exit 1
 echo "ok"
