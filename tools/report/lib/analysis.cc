@@ -197,6 +197,7 @@ void analyse_cc_events(const RunInputs &in, const Alignment &al, Analysis &A)
 	auto st = rate_settle(steps, C, 0.1);
 	kv("rate_settle_ms", st ? fmt(st->ms(), 3) : "n/a");
 	kv("rate_settle_sum_mbps", st ? fmt(st->sum_bps / 1e6, 3) : "n/a");
+	kv("rate_settle_at_s", st ? fmt(st->settle_s, 6) : "n/a");
 	if (st)
 		T += strf("  %-24s %.3f ms from the first cut at %.6f s to an aggregate computed "
 		          "rate of %.2f Mbit/s (<= 1.1 x link)\n",
