@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 
-SUITES="rxe_cc_registry rxe_cc_dev_set rxe_cc_qp_set rxe_cc_gate rxe_cc_cnp rxe_pfc_rcv rxe_cc_tcd rxe_cc_int"
+SUITES="rxe_cc_registry rxe_cc_dev_set rxe_cc_qp_set rxe_cc_gate rxe_cc_cnp rxe_cc_pcn rxe_pfc_rcv rxe_cc_tcd rxe_cc_int"
 KUNIT_KO=${RXECC_KUNIT_KO:-$(dirname "$RXECC_RXE_KO")/rxe_cc_kunit.ko}
 DEBUGFS=/sys/kernel/debug
 

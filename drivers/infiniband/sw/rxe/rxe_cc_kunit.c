@@ -1401,12 +1401,15 @@ static u32 kt_icrc(const u8 *ip, size_t len)
 }
 
 /*
- * A CNP from @saddr to QP @qpn with DSCP @dscp and @extra bytes after its
- * body; with a valid ICRC unless @bad_icrc.
+ * A packet of @opcode in a CNP's layout from @saddr to QP @qpn, with IP DS
+ * field @tos, @body (NULL: zeros) as its RXE_CNP_BODY_BYTES and @extra
+ * bytes after them; BECN on a CNP only; with a valid ICRC unless
+ * @bad_icrc.
  */
-static struct kt_cnp *kt_cnp(struct kunit *test, struct rxe_dev *rxe,
-			     __be32 saddr, u32 qpn, u8 dscp,
-			     unsigned int extra, bool bad_icrc)
+static struct kt_cnp *kt_fb_pkt(struct kunit *test, struct rxe_dev *rxe,
+				__be32 saddr, u32 qpn, u8 opcode, u8 tos,
+				const u8 *body, unsigned int extra,
+				bool bad_icrc)
 {
 	unsigned int paylen = KT_CNP_LEN + extra;
 	struct kt_cnp *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
@@ -1423,7 +1426,7 @@ static struct kt_cnp *kt_cnp(struct kunit *test, struct rxe_dev *rxe,
 	iph = skb_put_zero(c->skb, sizeof(*iph));
 	iph->version = 4;
 	iph->ihl = 5;
-	iph->tos = dscp << 2;
+	iph->tos = tos;
 	iph->tot_len = htons(KT_HDRS + paylen);
 	iph->ttl = 64;
 	iph->protocol = IPPROTO_UDP;
@@ -1434,10 +1437,13 @@ static struct kt_cnp *kt_cnp(struct kunit *test, struct rxe_dev *rxe,
 	udph->dest = htons(ROCE_V2_UDP_DPORT);
 	udph->len = htons(sizeof(*udph) + paylen);
 	bth = skb_put_zero(c->skb, paylen);
-	bth[0] = RXE_OPCODE_CNP;
+	bth[0] = opcode;
 	put_unaligned_be16(0xffff, bth + 2);		/* P_Key */
 	put_unaligned_be32(qpn & 0xffffff, bth + 4);
-	bth[4] = 0x40;					/* BECN */
+	if (opcode == RXE_OPCODE_CNP)
+		bth[4] = 0x40;				/* BECN */
+	if (body)
+		memcpy(bth + RXE_BTH_BYTES, body, RXE_CNP_BODY_BYTES);
 
 	/* stored as rxe_icrc_generate() stores it, in CPU order */
 	icrc = kt_icrc((u8 *)iph, KT_HDRS + paylen - RXE_ICRC_SIZE);
@@ -1448,10 +1454,22 @@ static struct kt_cnp *kt_cnp(struct kunit *test, struct rxe_dev *rxe,
 	c->pkt.rxe = rxe;
 	c->pkt.hdr = bth;
 	c->pkt.paylen = paylen;
-	c->pkt.opcode = RXE_OPCODE_CNP;
+	c->pkt.opcode = opcode;
 	c->pkt.mask = RXE_START_MASK | RXE_END_MASK;
 	c->pkt.psn = 0;
 	return c;
+}
+
+/*
+ * A CNP from @saddr to QP @qpn with DSCP @dscp, Not-ECT, and @extra bytes
+ * after its zero body; with a valid ICRC unless @bad_icrc.
+ */
+static struct kt_cnp *kt_cnp(struct kunit *test, struct rxe_dev *rxe,
+			     __be32 saddr, u32 qpn, u8 dscp,
+			     unsigned int extra, bool bad_icrc)
+{
+	return kt_fb_pkt(test, rxe, saddr, qpn, RXE_OPCODE_CNP, dscp << 2,
+			 NULL, extra, bad_icrc);
 }
 
 static int kt_cnp_init(struct kunit *test)
@@ -1577,6 +1595,377 @@ static struct kunit_suite rxe_cc_cnp_suite = {
 	.init = kt_cnp_init,
 	.exit = kt_env_exit,
 	.test_cases = rxe_cc_cnp_cases,
+};
+
+/* ==== suite rxe_cc_pcn: PCN's reports (specs/wire.md §7.4 (b), (e')) ======= */
+
+#define KT_LINE_KBPS	(KT_LINE_RATE / 1000)
+#define KT_LINE_MBPS	(KT_LINE_RATE / 1000000)
+#define KT_PCN_DSCP	48
+#define KT_PCN_RATE	RXE_OPCODE_PCN_RATE
+#define KT_RV		RXE_CC_PCN_RATE_VALID
+#define KT_DEC_RV	(RXE_CC_PCN_DEC | RXE_CC_PCN_RATE_VALID)
+
+/* A report as it comes on the wire */
+struct kt_pcn_rep {
+	u8 opcode;	/* RXE_OPCODE_CNP or KT_PCN_RATE */
+	u8 ecn;		/* RXE_CC_ECN_* of its IP header */
+	u32 rate_mbps;
+	u8 flags;
+	u8 version;
+	u32 seq;
+};
+
+/* the QP runs the built-in algorithm @name with the device's defaults */
+static void kt_pcn_algo(struct kunit *test, const char *name)
+{
+	struct kt_env *env = test->priv;
+	const struct rxe_cc_ops *ops;
+
+	KUNIT_ASSERT_EQ(test, rxe_cc_algo_get(name, &ops), 0);
+	KUNIT_ASSERT_EQ(test, rxe_cc_qp_set(env->qp, ops, NULL, NULL), 0);
+	rxe_cc_algo_put(ops);
+}
+
+/* the environment of rxe_cc_cnp, its QP running pcn */
+static int kt_pcn_init(struct kunit *test)
+{
+	kt_cnp_init(test);
+	kt_pcn_algo(test, "pcn");
+	return 0;
+}
+
+/*
+ * PCN's payload with @magic, written here from the layout of the spec:
+ * RecRate (u32 BE), the magic (u16 BE), flags, version, the sequence (u32
+ * BE), four zero bytes.
+ */
+static void kt_pcn_body(u8 *body, const struct kt_pcn_rep *r, u16 magic)
+{
+	memset(body, 0, RXE_CNP_BODY_BYTES);
+	put_unaligned_be32(r->rate_mbps, body);
+	put_unaligned_be16(magic, body + 4);
+	body[6] = r->flags;
+	body[7] = r->version;
+	put_unaligned_be32(r->seq, body + 8);
+}
+
+/* The report @r from the peer with PCN's @magic reaches the QP. */
+static void kt_pcn_rcv_magic(struct kunit *test, const struct kt_pcn_rep *r,
+			     u16 magic)
+{
+	struct kt_env *env = test->priv;
+	u8 body[RXE_CNP_BODY_BYTES];
+
+	kt_pcn_body(body, r, magic);
+	kt_rcv_cnp(test, kt_fb_pkt(test, env->rxe, KT_PEER, KT_QPN, r->opcode,
+				   KT_PCN_DSCP << 2 | r->ecn, body, 0, false));
+}
+
+static void kt_pcn_rcv(struct kunit *test, const struct kt_pcn_rep *r)
+{
+	kt_pcn_rcv_magic(test, r, 0x5043);	/* "PC" */
+}
+
+/* A well-formed decrease (CNP, CE) with RecRate @rate_mbps, sequence @seq */
+static void kt_pcn_dec(struct kunit *test, u32 rate_mbps, u32 seq)
+{
+	struct kt_pcn_rep r = {
+		RXE_OPCODE_CNP, RXE_CC_ECN_CE, rate_mbps, KT_DEC_RV, 1, seq
+	};
+
+	kt_pcn_rcv(test, &r);
+}
+
+/* A well-formed increase (rate report 0xC2, Not-ECT) */
+static void kt_pcn_inc(struct kunit *test, u32 rate_mbps, u32 seq)
+{
+	struct kt_pcn_rep r = {
+		KT_PCN_RATE, RXE_CC_ECN_NOT_ECT, rate_mbps, KT_RV, 1, seq
+	};
+
+	kt_pcn_rcv(test, &r);
+}
+
+/* The QP's algorithm's state value @name, as netlink reads it */
+static u64 kt_state_of(struct kunit *test, const char *name)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_cc_qp_info *qi = kunit_kzalloc(test, sizeof(*qi),
+						  GFP_KERNEL);
+	unsigned int i;
+	u64 v;
+
+	KUNIT_ASSERT_NOT_NULL(test, qi);
+	rxe_cc_qp_snapshot(env->qp, qi);
+	rxe_cc_algo_put(qi->ops);	/* the QP holds it */
+	KUNIT_ASSERT_NOT_NULL(test, qi->ops);
+	for (i = 0; i < qi->ops->n_state; i++)
+		if (!strcmp(qi->ops->state[i].name, name))
+			break;
+	KUNIT_ASSERT_LT_MSG(test, i, qi->ops->n_state, "%s has no state %s",
+			    qi->ops->name, name);
+	v = qi->state[i];
+	kunit_kfree(test, qi);
+	return v;
+}
+
+/* The QP's pacing rate, bit/s */
+static u64 kt_rate_bps(struct rxe_qp *qp)
+{
+	struct kt_qp_snap s;
+
+	kt_qp_snap(qp, &s);
+	return s.rate_bps;
+}
+
+/* The device's counts of received CNPs and rate reports */
+struct kt_fb_counts {
+	s64 cnp_rcvd;
+	s64 cnp_ignored;
+	s64 inc_rcvd;
+	s64 inc_ignored;
+	s64 bad;
+};
+
+static void kt_expect_counts(struct kunit *test, const struct kt_fb_counts *w,
+			     const char *after)
+{
+	struct rxe_dev *rxe = ((struct kt_env *)test->priv)->rxe;
+
+	KUNIT_EXPECT_EQ_MSG(test, kt_counter(rxe, RXE_CNT_CC_CNP_RCVD),
+			    w->cnp_rcvd, "cc_cnp_rcvd after %s", after);
+	KUNIT_EXPECT_EQ_MSG(test, kt_counter(rxe, RXE_CNT_CC_CNP_IGNORED),
+			    w->cnp_ignored, "cc_cnp_ignored after %s", after);
+	KUNIT_EXPECT_EQ_MSG(test, kt_counter(rxe, RXE_CNT_CC_PCN_INC_RCVD),
+			    w->inc_rcvd, "cc_pcn_inc_rcvd after %s", after);
+	KUNIT_EXPECT_EQ_MSG(test, kt_counter(rxe, RXE_CNT_CC_PCN_INC_IGNORED),
+			    w->inc_ignored, "cc_pcn_inc_ignored after %s", after);
+	KUNIT_EXPECT_EQ_MSG(test, kt_counter(rxe, RXE_CNT_CC_PCN_BAD),
+			    w->bad, "cc_pcn_bad after %s", after);
+}
+
+/* A decrease is taken: rate = min(rate, RecRate * (1 - w_min)), w_min 1/128 */
+static void pcn_dec_taken(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	struct rxe_qp *qp = env->qp;
+
+	/* a PCN QP's packets carry CAP; it starts at the line rate */
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(qp->cc.cap));
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), KT_LINE_KBPS);
+	KUNIT_EXPECT_EQ(test, kt_rate_bps(qp), KT_LINE_RATE);
+
+	kt_pcn_dec(test, 50, 1);
+	kt_expect_counts(test, &(struct kt_fb_counts){ 1, 0, 0, 0, 0 },
+			 "a decrease");
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), 49609);
+	KUNIT_EXPECT_EQ(test, kt_rate_bps(qp), 49609000);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rec_rate_kbps"), 50000);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "w"), 512);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_dec"), 1);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_ecn_mismatch"), 0);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 1);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.rate_dec, 1);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_RATE_DEC), 1);
+
+	/* a higher RecRate keeps the lower rate; a lower one cuts again */
+	kt_pcn_dec(test, 80, 2);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), 49609);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rec_rate_kbps"), 80000);
+	kt_pcn_dec(test, 20, 3);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), 19843);
+	KUNIT_EXPECT_EQ(test, kt_rate_bps(qp), 19843000);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_dec"), 3);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_RATE_DEC), 2);
+
+	/* one that came Not-ECT is taken, and its ECN counted */
+	kt_pcn_rcv(test, &(struct kt_pcn_rep){ RXE_OPCODE_CNP,
+		   RXE_CC_ECN_NOT_ECT, 10, KT_DEC_RV, 1, 4 });
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), 9921);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_ecn_mismatch"), 1);
+	kt_expect_counts(test, &(struct kt_fb_counts){ 4, 0, 0, 0, 0 },
+			 "four decreases");
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 4);
+}
+
+/* A rate report 0xC2 reaches PCN's QPs only; a DCQCN QP ignores it */
+static void pcn_inc_only_to_pcn(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	struct rxe_qp *qp = env->qp;
+	u64 rate, rate_bps;
+
+	kt_pcn_algo(test, "dcqcn");
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(qp->cc.cap));
+	rate = kt_state_of(test, "rate_kbps");
+	rate_bps = kt_rate_bps(qp);
+	kt_pcn_inc(test, 50, 1);
+	kt_expect_counts(test, &(struct kt_fb_counts){ 0, 0, 0, 1, 0 },
+			 "a report to dcqcn");
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), rate);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_handled"), 0);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "limited"), 0);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 0);
+	KUNIT_EXPECT_EQ(test, kt_rate_bps(qp), rate_bps);
+
+	/* the same to a PCN QP below the line rate: an increase, with w_min */
+	kt_pcn_algo(test, "pcn");
+	kt_pcn_dec(test, 50, 1);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), 49609);
+	kt_pcn_inc(test, 50, 2);
+	kt_expect_counts(test, &(struct kt_fb_counts){ 1, 0, 1, 1, 0 },
+			 "a report to pcn");
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_inc"), 1);
+	/* (49609 * 127 + 10^7) / 128 kbit/s; w = w(1 - w) + w_max w */
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), 127346);
+	KUNIT_EXPECT_EQ(test, kt_rate_bps(qp), 127346000);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "w"), 764);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 2);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_RATE_INC), 1);
+
+	/* a report that fails a CNP's checks is ignored like one */
+	kt_rcv_cnp(test, kt_fb_pkt(test, rxe, KT_PEER, KT_QPN, KT_PCN_RATE,
+				   KT_PCN_DSCP << 2, NULL, 4, false));
+	kt_rcv_cnp(test, kt_fb_pkt(test, rxe, KT_SELF, KT_QPN, KT_PCN_RATE,
+				   KT_PCN_DSCP << 2, NULL, 0, false));
+	kt_rcv_cnp(test, kt_fb_pkt(test, rxe, KT_PEER, KT_QPN, KT_PCN_RATE,
+				   KT_PCN_DSCP << 2, NULL, 0, true));
+	kt_expect_counts(test, &(struct kt_fb_counts){ 1, 0, 1, 4, 0 },
+			 "bad packets");
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_foreign"), 0);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 2);
+}
+
+/* Malformed reports and old sequences are counted and change nothing */
+static void pcn_bad_reports(struct kunit *test)
+{
+	static const struct kt_pcn_rep bad[] = {
+		/* RecRate 0, or above the line rate */
+		{ RXE_OPCODE_CNP, RXE_CC_ECN_CE, 0, KT_DEC_RV, 1, 6 },
+		{ RXE_OPCODE_CNP, RXE_CC_ECN_CE, KT_LINE_MBPS + 1, KT_DEC_RV,
+		  1, 6 },
+		{ KT_PCN_RATE, RXE_CC_ECN_NOT_ECT, 0, KT_RV, 1, 6 },
+		{ KT_PCN_RATE, RXE_CC_ECN_NOT_ECT, KT_LINE_MBPS + 1, KT_RV,
+		  1, 6 },
+		/* another version */
+		{ RXE_OPCODE_CNP, RXE_CC_ECN_CE, 40, KT_DEC_RV, 0, 6 },
+		{ RXE_OPCODE_CNP, RXE_CC_ECN_CE, 40, KT_DEC_RV, 2, 6 },
+		{ KT_PCN_RATE, RXE_CC_ECN_NOT_ECT, 40, KT_RV, 2, 6 },
+		/* DEC on a rate report, or missing on a CNP */
+		{ KT_PCN_RATE, RXE_CC_ECN_NOT_ECT, 40, KT_DEC_RV, 1, 6 },
+		{ RXE_OPCODE_CNP, RXE_CC_ECN_CE, 40, KT_RV, 1, 6 },
+		/* a decrease without a RecRate */
+		{ RXE_OPCODE_CNP, RXE_CC_ECN_CE, 40, RXE_CC_PCN_DEC, 1, 6 },
+	};
+	static const struct kt_pcn_rep old[] = {
+		/* the sequence taken last, one before, 2^20 ahead */
+		{ RXE_OPCODE_CNP, RXE_CC_ECN_CE, 40, KT_DEC_RV, 1, 5 },
+		{ KT_PCN_RATE, RXE_CC_ECN_NOT_ECT, 40, KT_RV, 1, 5 },
+		{ RXE_OPCODE_CNP, RXE_CC_ECN_CE, 40, KT_DEC_RV, 1, 4 },
+		{ RXE_OPCODE_CNP, RXE_CC_ECN_CE, 40, KT_DEC_RV, 1, 5 + BIT(20) },
+	};
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	struct rxe_qp *qp = env->qp;
+	s64 n = 0;
+	int i;
+
+	kt_pcn_dec(test, 50, 5);
+	KUNIT_ASSERT_EQ(test, kt_state_of(test, "rate_kbps"), 49609);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		kt_pcn_rcv(test, &bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, kt_counter(rxe, RXE_CNT_CC_PCN_BAD),
+				    ++n, "bad report %d not counted", i);
+		KUNIT_EXPECT_EQ_MSG(test, kt_state_of(test, "rate_kbps"),
+				    49609, "bad report %d taken", i);
+	}
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_bad"), ARRAY_SIZE(bad));
+	for (i = 0; i < ARRAY_SIZE(old); i++) {
+		kt_pcn_rcv(test, &old[i]);
+		KUNIT_EXPECT_EQ_MSG(test, kt_counter(rxe, RXE_CNT_CC_PCN_BAD),
+				    ++n, "old report %d not counted", i);
+		KUNIT_EXPECT_EQ_MSG(test, kt_state_of(test, "rate_kbps"),
+				    49609, "old report %d taken", i);
+	}
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_old"), ARRAY_SIZE(old));
+	kt_expect_counts(test, &(struct kt_fb_counts){ 1, 0, 0, 0, n },
+			 "bad reports");
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_dec"), 1);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_inc"), 0);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rec_rate_kbps"), 50000);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 1);
+	KUNIT_EXPECT_EQ(test, kt_rate_bps(qp), 49609000);
+
+	/* the control: the next sequence, well formed, is taken */
+	kt_pcn_dec(test, 40, 6);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), 39687);
+	kt_pcn_rcv(test, &(struct kt_pcn_rep){ RXE_OPCODE_CNP, RXE_CC_ECN_CE,
+		   KT_LINE_MBPS, KT_DEC_RV, 1, 6 + BIT(20) - 1 });
+	kt_pcn_inc(test, KT_LINE_MBPS, 6 + BIT(20));
+	kt_expect_counts(test, &(struct kt_fb_counts){ 3, 0, 1, 0, n },
+			 "the control");
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_dec"), 3);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_inc"), 1);
+}
+
+/* A CNP without PCN's payload is delivered, and PCN ignores it */
+static void pcn_foreign_cnp(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_dev *rxe = env->rxe;
+	struct rxe_qp *qp = env->qp;
+
+	/* a standard CNP, zero body */
+	kt_rcv_cnp(test, kt_cnp(test, rxe, KT_PEER, KT_QPN, KT_PCN_DSCP, 0,
+				false));
+	kt_expect_counts(test, &(struct kt_fb_counts){ 1, 0, 0, 0, 0 },
+			 "a standard CNP");
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_foreign"), 1);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_dec"), 0);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_bad"), 0);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), KT_LINE_KBPS);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 1);
+
+	/* a rate report with a zero body */
+	kt_rcv_cnp(test, kt_fb_pkt(test, rxe, KT_PEER, KT_QPN, KT_PCN_RATE,
+				   KT_PCN_DSCP << 2, NULL, 0, false));
+	kt_expect_counts(test, &(struct kt_fb_counts){ 1, 0, 1, 0, 0 },
+			 "a zero rate report");
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_foreign"), 2);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_inc"), 0);
+
+	/* a decrease well formed but for one bit of the magic */
+	kt_pcn_rcv_magic(test, &(struct kt_pcn_rep){ RXE_OPCODE_CNP,
+			 RXE_CC_ECN_CE, 50, KT_DEC_RV, 1, 1 }, 0x5042);
+	kt_expect_counts(test, &(struct kt_fb_counts){ 2, 0, 1, 0, 0 },
+			 "a wrong magic");
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_foreign"), 3);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "cnp_dec"), 0);
+	KUNIT_EXPECT_EQ(test, kt_state_of(test, "rate_kbps"), KT_LINE_KBPS);
+	KUNIT_EXPECT_EQ(test, kt_rate_bps(qp), KT_LINE_RATE);
+	KUNIT_EXPECT_EQ(test, qp->cc.stats.cnp_rx, 3);
+	KUNIT_EXPECT_EQ(test, kt_counter(rxe, RXE_CNT_CC_RATE_DEC), 0);
+}
+
+static struct kunit_case rxe_cc_pcn_cases[] = {
+	KUNIT_CASE(pcn_dec_taken),
+	KUNIT_CASE(pcn_inc_only_to_pcn),
+	KUNIT_CASE(pcn_bad_reports),
+	KUNIT_CASE(pcn_foreign_cnp),
+	{}
+};
+
+static struct kunit_suite rxe_cc_pcn_suite = {
+	.name = "rxe_cc_pcn",
+	.suite_init = kt_suite_init,
+	.suite_exit = kt_suite_exit,
+	.init = kt_pcn_init,
+	.exit = kt_env_exit,
+	.test_cases = rxe_cc_pcn_cases,
 };
 
 /* ==== feedback recorders: kt_ops with TCD echoes or INT stacks ============== */
@@ -2433,7 +2822,8 @@ static struct kunit_suite rxe_pfc_rcv_suite = {
 
 kunit_test_suites(&rxe_cc_registry_suite, &rxe_cc_dev_set_suite,
 		  &rxe_cc_qp_set_suite, &rxe_cc_gate_suite, &rxe_cc_cnp_suite,
-		  &rxe_pfc_rcv_suite, &rxe_cc_tcd_suite, &rxe_cc_int_suite);
+		  &rxe_cc_pcn_suite, &rxe_pfc_rcv_suite, &rxe_cc_tcd_suite,
+		  &rxe_cc_int_suite);
 
 MODULE_DESCRIPTION("KUnit tests of rxe congestion control");
 MODULE_LICENSE("Dual BSD/GPL");
