@@ -4,7 +4,7 @@
 # them); this script runs in both, the role naming its side:
 #
 #   cc     loads the patched rdma_rxe and runs each step's algorithm on its
-#          device (none, dcqcn, hpcc, acc), 10.78.0.1
+#          device (none, dcqcn, hpcc, acc, pcn), 10.78.0.1
 #   stock  loads the test kernel's own, unpatched rdma_rxe, 10.78.0.2
 #
 # Both walk the same list of steps: unmodified perftest moves a
@@ -19,8 +19,11 @@
 #   - an HPCC QP whose peer never answers with CAP does not send with INT
 #     (cc_int_tx 0), says that it has no INT feedback (int_active 0), and
 #     echoes no shim; an ACC QP takes no mark echo and knows its peer does
-#     not echo (peer_cap 0);
-#   - the only mark an HPCC or ACC QP leaves on upstream's packets is CAP,
+#     not echo (peer_cap 0); a PCN sender gets no report and keeps its
+#     line rate; a PCN receiver of the stock side's data (which carries no
+#     CAP) withholds its rate reports: no 0xC2 ever leaves the patched
+#     side;
+#   - the only mark an HPCC, ACC or PCN QP leaves on upstream's packets is CAP,
 #     a bit of BTH byte 4 (resv6a) that the ICRC masks and receivers
 #     ignore: every packet of such a step carries it, no packet of another
 #     step does (an ACC receiver has no marks to echo here: nothing on the
@@ -51,6 +54,8 @@ STEPS=(
 	"hpcc write b2a"
 	"acc write a2b"
 	"acc write b2a"
+	"pcn write a2b"
+	"pcn write b2a"
 )
 
 dmesg_mark
@@ -129,6 +134,7 @@ for step in "${STEPS[@]}"; do
 		rxecc dev set rxe0 algo "$algo" line_rate 100M >/dev/null || die "$algo on rxe0"
 		req0=$(hw_counter rxe0 cc_int_req_tx) ack0=$(hw_counter rxe0 cc_int_ack_tx)
 		bad0=$(hw_counter rxe0 cc_int_bad) tcd0=$(hw_counter rxe0 cc_tcd_rx)
+		pinc0=$(hw_counter rxe0 cc_pcn_inc_sent)
 	fi
 	# the patched side is the requester of a2b; READ moves data the
 	# other way from WRITE
@@ -155,6 +161,18 @@ for step in "${STEPS[@]}"; do
 				test "$(qp_field rxe0 "$q" peer_cap)" = 0
 		else
 			fail "$tag: no RC QP on rxe0 through 3 ACC periods"
+		fi
+	fi
+	# (b2a: the PCN receiver's QP lives for the transfer only; that it
+	# sent the stock side no rate report is checked below for every step)
+	if [ "$role" = cc ] && [ "$algo" = pcn ] && [ "$dir" = a2b ]; then
+		wait_until 60 eval '[ -n "$(cc_qpn)" ]'
+		q=$(cc_qpn)
+		if [ -n "$q" ]; then
+			check "$tag: the PCN sender got no report and keeps its line rate" \
+				test "$(qp_field rxe0 "$q" rate_kbps) $(qp_field rxe0 "$q" cnp_dec)" = "100000 0"
+		else
+			fail "$tag: no RC QP in RTS on rxe0"
 		fi
 	fi
 	if [ "$role" = cc ] && [ "$algo" = hpcc ] && [ "$dir" = a2b ]; then
@@ -184,7 +202,7 @@ for step in "${STEPS[@]}"; do
 		check "$tag: nothing reached the INT port" test "$(tc_pkts 3)" = "$i0"
 		check "$tag: no packet went to a UDP port without a socket" test "$(udp_noports)" = "$n0"
 		check "$tag: RoCEv2 packets came in beside MADs" test $((roce - gsi)) -gt 0
-		if [ "$algo" = hpcc ] || [ "$algo" = acc ]; then
+		if [ "$algo" = hpcc ] || [ "$algo" = acc ] || [ "$algo" = pcn ]; then
 			check "$tag: every packet of the $algo QP carried CAP" test "$cap" = $((roce - gsi))
 		else
 			check "$tag: no packet of a $algo QP carried CAP" test "$cap" = 0
@@ -198,6 +216,8 @@ for step in "${STEPS[@]}"; do
 			test "$(hw_counter rxe0 cc_int_ack_tx)" = "$ack0"
 		check "$tag: no INT stack was counted bad" test "$(hw_counter rxe0 cc_int_bad)" = "$bad0"
 		check "$tag: no mark echo was taken" test "$(hw_counter rxe0 cc_tcd_rx)" = "$tcd0"
+		check "$tag: no PCN rate report (0xC2) went out" \
+			test "$(hw_counter rxe0 cc_pcn_inc_sent)" = "$pinc0"
 	fi
 done
 
