@@ -12,13 +12,13 @@
 #
 # What holds on this testbed in every run (pcn.rst, "Figures"): PCN's
 # switches send fewer PAUSE frames than DCQCN's (the paper: 53 % fewer or
-# more; here 0.1 to 0.55 of DCQCN's), nothing is dropped, and every report
+# more; here 0.08 to 0.53 of DCQCN's), nothing is dropped, and every report
 # is taken (none refused). What the paper shows and this testbed does not
 # reliably (printed, not asserted): no PAUSE frame reaches a host (PCN 0
 # to 2, DCQCN 0 to 22: PCN's flows start at line rate and the first
 # report comes a period later, by when the bottleneck's queue has often
-# reached XOFF once), and the victim keeps its rate (0.67 to 0.88 of it
-# alone, DCQCN's 0.54 to 0.65, the issue asks 0.9: the victim's packets
+# reached XOFF once), and the victim keeps its rate (0.67 to 0.86 of it
+# alone, DCQCN's 0.50 to 0.65, the issue asks 0.9: the victim's packets
 # that s0 held come to its own port on s1 in a burst, which marks them,
 # and PCN then cuts the victim to what it received; and the emulated
 # hosts share one CPU).
