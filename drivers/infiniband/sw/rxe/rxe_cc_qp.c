@@ -624,8 +624,8 @@ void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 	qp = rxe_pool_get_index(&rxe->qp_pool, bth_qpn(pkt));
 	if (!qp)
 		goto out;
-	if (rxe_cc_takes(READ_ONCE(qp->cc.ctx.ops), pkt->opcode) &&
-	    rxe_cc_cnp_valid(pkt, skb, qp)) {
+	/* the algorithm is looked at under the lock: it may change meanwhile */
+	if (READ_ONCE(qp->cc.ctx.ops) && rxe_cc_cnp_valid(pkt, skb, qp)) {
 		struct rxe_cc_qp *cc = &qp->cc;
 		u64 now = ktime_get_ns();
 
