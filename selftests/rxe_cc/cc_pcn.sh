@@ -12,13 +12,13 @@
 #
 # What holds on this testbed in every run (pcn.rst, "Figures"): PCN's
 # switches send fewer PAUSE frames than DCQCN's (the paper: 53 % fewer or
-# more; here 0.08 to 0.53 of DCQCN's), nothing is dropped, and every report
+# more; here 0.08 to 0.76 of DCQCN's), nothing is dropped, and every report
 # is taken (none refused). What the paper shows and this testbed does not
 # reliably (printed, not asserted): no PAUSE frame reaches a host (PCN 0
 # to 2, DCQCN 0 to 22: PCN's flows start at line rate and the first
 # report comes a period later, by when the bottleneck's queue has often
 # reached XOFF once), and the victim keeps its rate (0.67 to 0.86 of it
-# alone, DCQCN's 0.50 to 0.65, the issue asks 0.9: the victim's packets
+# alone, DCQCN's 0.50 to 0.91, the issue asks 0.9: the victim's packets
 # that s0 held come to its own port on s1 in a burst, which marks them,
 # and PCN then cuts the victim to what it received; and the emulated
 # hosts share one CPU).
@@ -68,7 +68,7 @@ check "pcn: zero drops" test "$DROPS" = 0
 # aggregate computed rate comes down to the link rate within five periods
 # of the start (the paper: 2 ms, 4 RTT), the link stays busy, and
 # the shares are per flow: the pair of flows gets more than a single flow
-# (pcn.rst, "Figures": 1.40 to 1.61 x a single flow's, against the
+# (pcn.rst, "Figures": 1.40 to 1.62 x a single flow's, against the
 # paper's 2 and DCQCN's 1.85 here; Jain's index over the four flows'
 # goodputs 0.97 to 0.99). The settle time was 1.1 to 3.6 periods. The kernel's rate
 # events give the settle time (scripts/experiment --events: one per report
