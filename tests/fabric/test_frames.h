@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // Helpers of the fabric tests: the test vectors of specs/wire.md Appendix
-// A, a builder of IPv4/UDP frames with correct lengths and checksum, and a
-// scripted random source.
+// A, a builder of IPv4/UDP frames with correct lengths and checksum, the
+// checks of a marker's rewrite, and a scripted random source.
 #ifndef RXECC_FABRIC_TEST_FRAMES_H
 #define RXECC_FABRIC_TEST_FRAMES_H
 
@@ -134,6 +134,63 @@ inline std::vector<uint8_t> int_frame(uint8_t src, uint8_t dst, uint8_t tos, siz
 	if (f.size() > kIntBthAt)
 		f[kIntBthAt] = opcode;
 	return f;
+}
+
+// ---- Marking checks (the TCD and NP-ECN tests) ------------------------------
+
+// The TOS byte of an untagged IPv4 frame.
+inline uint8_t tos_of(const std::vector<uint8_t> &f)
+{
+	return f[15];
+}
+
+// The IPv4 header checksum of an untagged frame verifies.
+inline bool ipv4_checksum_ok(const std::vector<uint8_t> &f)
+{
+	const uint8_t *ip = f.data() + 14;
+	auto stored = static_cast<uint16_t>(ip[10] << 8 | ip[11]);
+	return rxecc::fabric::ipv4_header_checksum(ip, 20) == stored;
+}
+
+// f and g differ at most in the TOS byte and the IPv4 header checksum.
+inline bool only_tos_and_checksum_differ(std::vector<uint8_t> f, std::vector<uint8_t> g)
+{
+	if (f.size() != g.size())
+		return false;
+	for (size_t i : {15u, 24u, 25u})
+		f[i] = g[i] = 0;
+	return f == g;
+}
+
+// An untagged IPv6/UDP RoCE frame (RC WRITE ONLY) with traffic class tc
+// and flow label bits 0x0a next to it, which a marker must keep.
+inline std::vector<uint8_t> ipv6_udp(uint8_t tc)
+{
+	std::vector<uint8_t> f(14 + 40 + 8 + 12 + 4, 0);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	uint8_t *ip = &f[14];
+	ip[0] = static_cast<uint8_t>(0x60 | (tc >> 4));
+	ip[1] = static_cast<uint8_t>((tc & 0x0f) << 4 | 0x0a); // flow label bits
+	ip[5] = 24;
+	ip[6] = 17;
+	ip[7] = 64;
+	ip[8] = 0xfd;
+	ip[23] = 1;
+	ip[24] = 0xfd;
+	ip[39] = 2;
+	uint8_t *udp = ip + 40;
+	udp[2] = 0x12;
+	udp[3] = 0xb7;
+	udp[5] = 24;
+	udp[8] = 0x0a;
+	return f;
+}
+
+// The traffic class of an untagged IPv6 frame.
+inline uint8_t ipv6_tc(const std::vector<uint8_t> &f)
+{
+	return static_cast<uint8_t>((f[14] & 0x0f) << 4 | f[15] >> 4);
 }
 
 // TOS bytes of the testbed classes (wire.md §6).
