@@ -139,9 +139,9 @@ bool recv_frame(int s, std::vector<uint8_t> &f, uint64_t &ts, int timeout_ms)
 	return true;
 }
 
-// Broadcast IPv4/UDP frame of len bytes with DSCP dscp and a sequence
-// number in the payload.
-std::vector<uint8_t> ip_frame(size_t len, uint8_t dscp, uint32_t seq)
+// Broadcast IPv4/UDP frame of len bytes with DSCP dscp, IP ECN ecn and a
+// sequence number in the payload.
+std::vector<uint8_t> ip_frame(size_t len, uint8_t dscp, uint32_t seq, uint8_t ecn = 0)
 {
 	std::vector<uint8_t> f(len, 0);
 	for (size_t i = 0; i < 6; i++)
@@ -151,7 +151,7 @@ std::vector<uint8_t> ip_frame(size_t len, uint8_t dscp, uint32_t seq)
 	f[12] = 0x08;
 	uint8_t *ip = &f[14];
 	ip[0] = 0x45;
-	ip[1] = static_cast<uint8_t>(dscp << 2);
+	ip[1] = static_cast<uint8_t>(dscp << 2 | ecn);
 	auto tot = static_cast<uint16_t>(len - 14);
 	ip[2] = static_cast<uint8_t>(tot >> 8);
 	ip[3] = static_cast<uint8_t>(tot);
@@ -708,13 +708,7 @@ TEST(Process, MarksWithNpEcnAndCountsIt)
 	// 100 Mbit/s each takes 81.92 us, so a queue builds.
 	const size_t n = 8;
 	for (uint32_t i = 0; i < n; i++) {
-		std::vector<uint8_t> f = ip_frame(1000, 26, i);
-		f[15] |= 0x02; // ECT(0)
-		f[24] = f[25] = 0;
-		uint16_t ck = ipv4_header_checksum(&f[14], 20);
-		f[24] = static_cast<uint8_t>(ck >> 8);
-		f[25] = static_cast<uint8_t>(ck);
-		send_to(a, fa, f);
+		send_to(a, fa, ip_frame(1000, 26, i, 2)); // ECT(0)
 	}
 	size_t ce = 0;
 	for (size_t i = 0; i < n; i++) {
