@@ -31,21 +31,6 @@ counters() {
 	done
 	echo
 }
-# writes TAG: 400 WRITEs of 64 KiB from rxe_s to rxe_d; the QPs stay until
-# stop_writes. Sets SQPN.
-writes() {
-	OUT=$TMP/$1.out
-	"$QPTEST" --count 400 rxe_s "$(gid_index rxe_s 10.8.1.1)" \
-		rxe_d "$(gid_index rxe_d 10.8.2.1)" >"$OUT" 2>&1 &
-	QP_PID=$!
-	wait_until 150 eval 'grep -qs "^completed" "$OUT"'
-	check "$1: the 400 WRITEs completed" grep -q '^completed 400' "$OUT"
-	read -r _ SQPN _ < <(grep '^qpn ' "$OUT")
-}
-stop_writes() {
-	kill "$QP_PID" 2>/dev/null
-	wait "$QP_PID" 2>/dev/null
-}
 # state NAME...: values of the sending QP's ACC state, space-separated
 state() {
 	local n
@@ -56,7 +41,7 @@ state() {
 rxecc dev set rxe_s algo acc line_rate 100M >/dev/null || die "acc on rxe_s"
 rxecc dev set rxe_d algo acc line_rate 100M >/dev/null || die "acc on rxe_d"
 m0=$(red_marked aw_r out)
-writes acc
+router_writes acc
 marked=$(($(red_marked aw_r out) - m0))
 log "$(counters)"
 log "router marked $marked; ACC: $(state peer_cap periods congested_periods partial_periods clear_periods halts rate_kbps marks_ignored)"
@@ -71,13 +56,13 @@ cp=$(($(qp_field rxe_s "$SQPN" congested_periods) + $(qp_field rxe_s "$SQPN" par
 check "acc: periods with CE were classified ($cp)" test "$cp" -gt 0
 check "acc: every echo fitted its ACK (marks_ignored 0)" \
 	test "$(qp_field rxe_s "$SQPN" marks_ignored)" = 0
-stop_writes
+router_writes_stop
 
 # ---- ACC to none -------------------------------------------------------------
 rxecc dev set rxe_d algo none >/dev/null || die "none on rxe_d"
 echo0=$(hw_counter rxe_d cc_tcd_echo_tx) rx0=$(hw_counter rxe_s cc_tcd_rx)
 m0=$(red_marked aw_r out)
-writes none
+router_writes none
 marked=$(($(red_marked aw_r out) - m0))
 log "$(counters)"
 log "router marked $marked; ACC: $(state peer_cap periods congested_periods partial_periods clear_periods rate_kbps)"
@@ -87,7 +72,7 @@ check "to none: the sender took no marked echo" test "$(hw_counter rxe_s cc_tcd_
 check "to none: the sender saw no CAP (peer_cap 0)" test "$(qp_field rxe_s "$SQPN" peer_cap)" = 0
 check "to none: no period was marked" \
 	test "$(state congested_periods partial_periods ue_periods)" = "0 0 0 "
-stop_writes
+router_writes_stop
 
 cleanup
 rxe_unload || fail "unload"

@@ -55,21 +55,6 @@ delta() {
 	local v="S_$1_$2"
 	echo $(($(hw_counter "$1" "$2") - ${!v}))
 }
-# writes TAG: 400 WRITEs of 64 KiB from rxe_s to rxe_d; the QPs stay until
-# stop_writes. Sets SQPN (the sender's QP) and DQPN (the receiver's).
-writes() {
-	OUT=$TMP/$1.out
-	"$QPTEST" --count 400 rxe_s "$(gid_index rxe_s 10.8.1.1)" \
-		rxe_d "$(gid_index rxe_d 10.8.2.1)" >"$OUT" 2>&1 &
-	QP_PID=$!
-	wait_until 150 eval 'grep -qs "^completed" "$OUT"'
-	check "$1: the 400 WRITEs completed" grep -q '^completed 400' "$OUT"
-	read -r _ SQPN DQPN < <(grep '^qpn ' "$OUT")
-}
-stop_writes() {
-	kill "$QP_PID" 2>/dev/null
-	wait "$QP_PID" 2>/dev/null
-}
 # state DEV QPN NAME...: values of a QP's CC state, space-separated
 state() {
 	local d=$1 q=$2 n
@@ -82,7 +67,7 @@ rxecc dev set rxe_s algo pcn line_rate 100M $PCN >/dev/null || die "pcn on rxe_s
 rxecc dev set rxe_d algo pcn line_rate 100M $PCN >/dev/null || die "pcn on rxe_d"
 snap
 m0=$(red_marked pw_r out)
-writes pcn
+router_writes pcn
 marked=$(($(red_marked pw_r out) - m0))
 log "$(counters)"
 log "router marked $marked; sender: $(state rxe_s "$SQPN" rate_kbps w cnp_dec cnp_inc cnp_bad cnp_old cnp_foreign cnp_ecn_mismatch)"
@@ -108,24 +93,24 @@ check "pcn: the QP's counts match the device's" \
 	"$(delta rxe_s cc_cnp_rcvd) $(delta rxe_s cc_pcn_inc_rcvd) "
 rate=$(qp_field rxe_s "$SQPN" rate_kbps)
 check "pcn: the sender is below the line rate ($rate kbit/s)" test "$rate" -lt 100000
-stop_writes
+router_writes_stop
 
 # ---- PCN to none ---------------------------------------------------------------
 rxecc dev set rxe_d algo none >/dev/null || die "none on rxe_d"
 snap
-writes none
+router_writes none
 log "$(counters)"
 log "sender: $(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)"
 check "to none: the receiver reported nothing" \
 	test "$(delta rxe_d cc_cnp_sent) $(delta rxe_d cc_pcn_inc_sent)" = "0 0"
 check "to none: the sender stayed at the line rate, with no report" \
 	test "$(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)" = "100000 0 0 0 "
-stop_writes
+router_writes_stop
 
 # ---- PCN to DCQCN --------------------------------------------------------------
 rxecc dev set rxe_d algo dcqcn >/dev/null || die "dcqcn on rxe_d"
 snap
-writes dcqcn
+router_writes dcqcn
 log "$(counters)"
 log "sender: $(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)"
 check "to dcqcn: the DCQCN receiver sent CNPs (+$(delta rxe_d cc_cnp_sent))" \
@@ -134,13 +119,13 @@ check "to dcqcn: PCN counted them as foreign" \
 	nonzero "$(qp_field rxe_s "$SQPN" cnp_foreign)"
 check "to dcqcn: the sender kept the line rate, no report taken" \
 	test "$(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc)" = "100000 0 0 "
-stop_writes
+router_writes_stop
 
 # ---- DCQCN to PCN --------------------------------------------------------------
 rxecc dev set rxe_s algo dcqcn >/dev/null || die "dcqcn on rxe_s"
 rxecc dev set rxe_d algo pcn $PCN >/dev/null || die "pcn on rxe_d"
 snap
-writes dcqcn-to-pcn
+router_writes dcqcn-to-pcn
 log "$(counters)"
 log "receiver: $(state rxe_d "$DQPN" peer_cap np_dec np_inc np_withheld)"
 check "from dcqcn: the receiver sees no CAP (peer_cap 0)" \
@@ -149,7 +134,7 @@ check "from dcqcn: it withheld its increases ($(qp_field rxe_d "$DQPN" np_withhe
 	nonzero "$(qp_field rxe_d "$DQPN" np_withheld)"
 check "from dcqcn: no rate report 0xC2 went out" \
 	test "$(delta rxe_d cc_pcn_inc_sent) $(qp_field rxe_d "$DQPN" np_inc)" = "0 0"
-stop_writes
+router_writes_stop
 
 cleanup
 rxe_unload || fail "unload"

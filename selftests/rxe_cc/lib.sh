@@ -428,6 +428,24 @@ router_hosts() {
 	ip netns exec "${p}_r" sysctl -qw net.ipv4.ip_forward=1
 }
 
+# router_writes TAG: rxecc-qptest's 400 WRITEs of 64 KiB from rxe_s to
+# rxe_d, the devices on router_hosts' ends (10.8.1.1, 10.8.2.1), checked to
+# complete within 150 s; the QPs stay until router_writes_stop. Sets SQPN
+# (the sender's QP) and DQPN (the receiver's).
+router_writes() {
+	OUT=$TMP/$1.out
+	"$QPTEST" --count 400 rxe_s "$(gid_index rxe_s 10.8.1.1)" \
+		rxe_d "$(gid_index rxe_d 10.8.2.1)" >"$OUT" 2>&1 &
+	QP_PID=$!
+	wait_until 150 eval 'grep -qs "^completed" "$OUT"'
+	check "$1: the 400 WRITEs completed" grep -q '^completed 400' "$OUT"
+	read -r _ SQPN DQPN < <(grep '^qpn ' "$OUT")
+}
+router_writes_stop() {
+	kill "$QP_PID" 2>/dev/null
+	wait "$QP_PID" 2>/dev/null
+}
+
 # red_bottleneck NS DEV RATE_MBIT: shape DEV to RATE with RED ECN marking
 red_bottleneck() {
 	local ns=$1 dev=$2 rate=$3
