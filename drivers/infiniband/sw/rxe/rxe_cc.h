@@ -692,6 +692,14 @@ static inline bool rxe_cc_after_eq(u64 a, u64 b)
 	return (s64)(a - b) >= 0;
 }
 
+/* The link's line rate in kbit/s, at most RXE_CC_RATE_KBPS_MAX; 0 if unknown */
+static inline u64 rxe_cc_line_kbps(const struct rxe_cc_link *link)
+{
+	u64 kbps = div64_u64(link->rate_bps, 1000);
+
+	return kbps < RXE_CC_RATE_KBPS_MAX ? kbps : RXE_CC_RATE_KBPS_MAX;
+}
+
 /* Time to put @bytes on the wire at @rate_bps (> 0), rounded down */
 static inline u64 rxe_cc_tx_time_ns(u32 bytes, u64 rate_bps)
 {

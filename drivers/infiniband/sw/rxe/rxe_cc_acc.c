@@ -248,17 +248,10 @@ static u32 acc_in_range(u64 v, int i)
 	return (u32)clamp_t(u64, v, acc_params[i].min, acc_params[i].max);
 }
 
-/* the line rate in kbit/s, 0 if unknown */
-static u64 acc_line_kbps(const struct rxe_cc_link *link)
-{
-	return min_t(u64, div64_u64(link->rate_bps, 1000),
-		     RXE_CC_RATE_KBPS_MAX);
-}
-
 static void acc_defaults(u32 *p, const struct rxe_cc_link *link)
 {
 	u64 rtt = min_t(u64, link->base_rtt_ns, (u64)T_US_MAX * NS_PER_US);
-	u64 line = acc_line_kbps(link);
+	u64 line = rxe_cc_line_kbps(link);
 	int i;
 
 	for (i = 0; i < P_NUM; i++)
@@ -309,7 +302,7 @@ static int acc_setup(void *cfgp, const u32 *p, const struct rxe_cc_link *link,
 			return -EINVAL;
 		}
 	}
-	c->line = acc_line_kbps(link);
+	c->line = rxe_cc_line_kbps(link);
 	if (!c->line) {
 		*why = "the line rate must be at least 1 kbit/s";
 		return -EINVAL;

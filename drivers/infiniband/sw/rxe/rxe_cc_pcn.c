@@ -214,13 +214,6 @@ static u32 pcn_in_range(u64 v, int i)
 	return (u32)clamp_t(u64, v, pcn_params[i].min, pcn_params[i].max);
 }
 
-/* the line rate in kbit/s, 0 if unknown */
-static u64 pcn_line_kbps(const struct rxe_cc_link *link)
-{
-	return min_t(u64, div64_u64(link->rate_bps, 1000),
-		     RXE_CC_RATE_KBPS_MAX);
-}
-
 static void pcn_defaults(u32 *p, const struct rxe_cc_link *link)
 {
 	u64 rtt = min_t(u64, link->base_rtt_ns, (u64)T_US_MAX * NS_PER_US);
@@ -263,7 +256,7 @@ static int pcn_setup(void *cfgp, const u32 *p, const struct rxe_cc_link *link,
 		*why = "w_min exceeds w_max";
 		return -EINVAL;
 	}
-	c->line = pcn_line_kbps(link);
+	c->line = rxe_cc_line_kbps(link);
 	if (c->line < 1000) {
 		*why = "the line rate must be at least 1 Mbit/s";
 		return -EINVAL;
