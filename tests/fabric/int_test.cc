@@ -22,6 +22,7 @@
 #include "int_stamp.h"
 #include "switch_model.h"
 #include "test_frames.h"
+#include "test_switch.h"
 #include "topology.h"
 
 namespace
@@ -61,15 +62,6 @@ SwitchConfig make_config(uint16_t switch_id = 0x5a5)
 	}
 	c.ports[2].int_stamp = true;
 	return c;
-}
-
-std::vector<Transmission> run_all(Switch &sw)
-{
-	std::vector<Transmission> all;
-	for (Time t = sw.next_event_time(); t != kNever; t = sw.next_event_time())
-		for (Transmission &tx : sw.poll(t))
-			all.push_back(std::move(tx));
-	return all;
 }
 
 std::vector<FabricTransmission> run_all(Fabric &f)

@@ -18,6 +18,7 @@
 #include "npecn.h"
 #include "switch_model.h"
 #include "test_frames.h"
+#include "test_switch.h"
 #include "topology.h"
 
 namespace
@@ -354,32 +355,6 @@ TEST(NpEcnMarker, CountsEveryDequeuedPacketOnce)
 namespace
 {
 
-std::vector<Transmission> run_all(Switch &sw)
-{
-	std::vector<Transmission> all;
-	for (Time t = sw.next_event_time(); t != kNever; t = sw.next_event_time())
-		for (Transmission &tx : sw.poll(t))
-			all.push_back(std::move(tx));
-	return all;
-}
-
-std::vector<uint8_t> pfc_frame(int prio, uint16_t quanta)
-{
-	std::array<uint16_t, kNumPriorities> times{};
-	times[static_cast<size_t>(prio)] = quanta;
-	return build_pfc_frame(host_mac(2), static_cast<uint8_t>(1u << prio), times);
-}
-
-// The data frames (priority 3) sent out of port, in order.
-std::vector<Transmission> data_out(const std::vector<Transmission> &all, int port)
-{
-	std::vector<Transmission> out;
-	for (const Transmission &tx : all)
-		if (tx.port == port && tx.priority == 3)
-			out.push_back(tx);
-	return out;
-}
-
 // A data frame to port 2 with the given TOS and a sequence number.
 std::vector<uint8_t> data(uint8_t tos, size_t len = 1000, uint16_t seq = 0)
 {
@@ -469,7 +444,7 @@ TEST(NpEcnSwitch, CongestedPortMarksEveryEctPacket)
 TEST(NpEcnSwitch, PauseThenResumeExemptsExactlyTheHeldPackets)
 {
 	Switch sw(npecn_switch());
-	sw.on_ingress(2, pfc_frame(3, 0xffff), 0); // XOFF priority 3 at the egress port
+	sw.on_ingress(2, pause_frame(3, 0xffff), 0); // XOFF priority 3 at the egress port
 	const size_t sizes[] = {1000, 200, 1400, 500};
 	for (size_t len : sizes)
 		sw.on_ingress(1, data(len == 1400 ? kEct1 : kEct0, len), 1000);
@@ -480,7 +455,7 @@ TEST(NpEcnSwitch, PauseThenResumeExemptsExactlyTheHeldPackets)
 	EXPECT_EQ(held.counters.pauses, 1u);
 
 	const Time on = 600000;
-	sw.on_ingress(2, pfc_frame(3, 0), on); // XON
+	sw.on_ingress(2, pause_frame(3, 0), on); // XON
 	NpEcnStatus resumed = sw.npecn_status(2, 3);
 	EXPECT_FALSE(resumed.paused);
 	EXPECT_EQ(resumed.pn, 4u);
@@ -504,7 +479,7 @@ TEST(NpEcnSwitch, PauseExpiryActsAsResume)
 {
 	Switch sw(npecn_switch());
 	// 100 quanta at 100 Mbit/s: 100 * 512 bit times = 512 us.
-	sw.on_ingress(2, pfc_frame(3, 100), 0);
+	sw.on_ingress(2, pause_frame(3, 100), 0);
 	const uint8_t held[] = {kEct0, kCe, kNotEct, kEct1, kEct0, kEct0};
 	for (uint8_t tos : held)
 		sw.on_ingress(1, data(tos), 1000);
@@ -536,20 +511,20 @@ TEST(NpEcnSwitch, PauseExpiryActsAsResume)
 TEST(NpEcnSwitch, SecondPauseKeepsPn)
 {
 	Switch sw(npecn_switch());
-	sw.on_ingress(2, pfc_frame(3, 0xffff), 0);
+	sw.on_ingress(2, pause_frame(3, 0xffff), 0);
 	for (int i = 0; i < 5; i++)
 		sw.on_ingress(1, data(kEct0), 1000);
-	sw.on_ingress(2, pfc_frame(3, 0), 600000);
+	sw.on_ingress(2, pause_frame(3, 0), 600000);
 	EXPECT_EQ(sw.npecn_status(2, 3).pn, 5u);
 	// Two leave (at 600 and 681.92 us); the third would start at 763.84.
-	sw.on_ingress(2, pfc_frame(3, 0xffff), 700000);
+	sw.on_ingress(2, pause_frame(3, 0xffff), 700000);
 	NpEcnStatus again = sw.npecn_status(2, 3);
 	EXPECT_TRUE(again.paused);
 	EXPECT_EQ(again.pn, 3u);
 	EXPECT_EQ(again.counters.pauses, 2u);
 	for (int i = 0; i < 2; i++)
 		sw.on_ingress(1, data(kEct1), 710000);
-	sw.on_ingress(2, pfc_frame(3, 0), 800000);
+	sw.on_ingress(2, pause_frame(3, 0), 800000);
 	EXPECT_EQ(sw.npecn_status(2, 3).pn, 5u); // 3 + 2 waiting: not 8, not 3
 	for (int i = 0; i < 2; i++)
 		sw.on_ingress(1, data(kEct0), 800000);
@@ -592,8 +567,8 @@ TEST(NpEcnSwitch, ThresholdK)
 TEST(NpEcnSwitch, OtherQueuesPassUntouched)
 {
 	Switch sw(npecn_switch());
-	sw.on_ingress(1, pfc_frame(3, 0xffff), 0); // pause port 1's priority 3
-	sw.on_ingress(1, pfc_frame(3, 0), 1000);
+	sw.on_ingress(1, pause_frame(3, 0xffff), 0); // pause port 1's priority 3
+	sw.on_ingress(1, pause_frame(3, 0), 1000);
 	std::vector<uint8_t> back = udp_frame(2, 1, kTosData, 1000);
 	std::vector<uint8_t> be = udp_frame(1, 2, 0x02, 1000); // DSCP 0 ECT(0): prio 0
 	for (int i = 0; i < 10; i++) {
@@ -631,18 +606,18 @@ TEST(NpEcnSwitch, EveryPacketCountedOnce)
 		for (Transmission &tx : sw.poll(t))
 			all.push_back(std::move(tx));
 		switch (rnd(16)) {
-		case 0: sw.on_ingress(2, pfc_frame(3, 0xffff), t); break;
+		case 0: sw.on_ingress(2, pause_frame(3, 0xffff), t); break;
 		case 1:
-			sw.on_ingress(2, pfc_frame(3, static_cast<uint16_t>(1 + rnd(400))), t);
+			sw.on_ingress(2, pause_frame(3, static_cast<uint16_t>(1 + rnd(400))), t);
 			break;
-		case 2: sw.on_ingress(2, pfc_frame(3, 0), t); break;
+		case 2: sw.on_ingress(2, pause_frame(3, 0), t); break;
 		default: break;
 		}
 		uint8_t tos = kinds[rnd(6)];
 		sent_tos.push_back(tos);
 		sw.on_ingress(1, data(tos, 64 + rnd(1000), i), t);
 	}
-	sw.on_ingress(2, pfc_frame(3, 0), t + 1);
+	sw.on_ingress(2, pause_frame(3, 0), t + 1);
 	for (Transmission &tx : run_all(sw))
 		all.push_back(std::move(tx));
 	std::vector<Transmission> out = data_out(all, 2);

@@ -20,6 +20,7 @@
 
 #include "switch_model.h"
 #include "test_frames.h"
+#include "test_switch.h"
 
 namespace
 {
@@ -68,16 +69,6 @@ std::vector<uint8_t> pfc_frame(uint8_t mask, uint16_t quanta)
 	std::array<uint16_t, kNumPriorities> t;
 	t.fill(quanta);
 	return build_pfc_frame({0x02, 0, 0, 0, 0, 0x99}, mask, t);
-}
-
-// Polls until nothing is left and returns every transmission.
-std::vector<Transmission> run_all(Switch &sw)
-{
-	std::vector<Transmission> all;
-	for (Time t = sw.next_event_time(); t != kNever; t = sw.next_event_time())
-		for (Transmission &tx : sw.poll(t))
-			all.push_back(std::move(tx));
-	return all;
 }
 
 std::vector<Transmission> on_port(const std::vector<Transmission> &txs, int port)

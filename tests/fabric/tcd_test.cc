@@ -17,6 +17,7 @@
 #include "switch_model.h"
 #include "tcd.h"
 #include "test_frames.h"
+#include "test_switch.h"
 #include "topology.h"
 
 namespace
@@ -403,32 +404,6 @@ TEST(TcdMarker, CountsEveryDequeuedPacketOnce)
 namespace
 {
 
-std::vector<Transmission> run_all(Switch &sw)
-{
-	std::vector<Transmission> all;
-	for (Time t = sw.next_event_time(); t != kNever; t = sw.next_event_time())
-		for (Transmission &tx : sw.poll(t))
-			all.push_back(std::move(tx));
-	return all;
-}
-
-std::vector<uint8_t> pfc_frame(int prio, uint16_t quanta)
-{
-	std::array<uint16_t, kNumPriorities> times{};
-	times[static_cast<size_t>(prio)] = quanta;
-	return build_pfc_frame(host_mac(2), static_cast<uint8_t>(1u << prio), times);
-}
-
-// The data frames (priority 3) sent out of port, in order.
-std::vector<Transmission> data_out(const std::vector<Transmission> &all, int port)
-{
-	std::vector<Transmission> out;
-	for (const Transmission &tx : all)
-		if (tx.port == port && tx.priority == 3)
-			out.push_back(tx);
-	return out;
-}
-
 } // namespace
 
 // Ten 1000-byte frames arrive together at an idle port: the queue builds
@@ -465,14 +440,14 @@ TEST(TcdSwitch, QueueWithoutPauseIsCongestion)
 TEST(TcdSwitch, PauseResumeThenMaxTon)
 {
 	Switch sw(tcd_switch());
-	sw.on_ingress(2, pfc_frame(3, 0xffff), 0); // XOFF prio 3 on the egress port
+	sw.on_ingress(2, pause_frame(3, 0xffff), 0); // XOFF prio 3 on the egress port
 	for (int i = 0; i < 10; i++)
 		sw.on_ingress(1, udp_frame(1, 2, kTosData, 1000), 1000);
 	// Paused: nothing of priority 3 leaves.
 	EXPECT_TRUE(data_out(sw.poll(500000), 2).empty());
 	EXPECT_EQ(sw.tcd_status(2, 3, 500000).state, kUnd);
 	const Time on = 600000;
-	sw.on_ingress(2, pfc_frame(3, 0), on); // XON
+	sw.on_ingress(2, pause_frame(3, 0), on); // XON
 	std::vector<Transmission> out = data_out(run_all(sw), 2);
 	ASSERT_EQ(out.size(), 10u);
 	EXPECT_EQ(out[0].start_ns, on);
@@ -503,7 +478,7 @@ TEST(TcdSwitch, PauseExpiryNotEctAndCe)
 {
 	Switch sw(tcd_switch());
 	// 100 quanta at 100 Mbit/s: 100 * 512 bit times = 512 us.
-	sw.on_ingress(2, pfc_frame(3, 100), 0);
+	sw.on_ingress(2, pause_frame(3, 100), 0);
 	const uint8_t tos[] = {kTosData, 0x6b, kTosDataNotEct, kTosData, kTosData, kTosData};
 	for (uint8_t t : tos)
 		sw.on_ingress(1, udp_frame(1, 2, t, 1000), 1000);
