@@ -401,11 +401,6 @@ TEST(TcdMarker, CountsEveryDequeuedPacketOnce)
 
 // ---- Through a switch ------------------------------------------------------
 
-namespace
-{
-
-} // namespace
-
 // Ten 1000-byte frames arrive together at an idle port: the queue builds
 // without a pause, so the packets that leave more than thr behind are CE.
 TEST(TcdSwitch, QueueWithoutPauseIsCongestion)
