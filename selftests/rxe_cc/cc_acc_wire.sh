@@ -56,7 +56,7 @@ cp=$(($(qp_field rxe_s "$SQPN" congested_periods) + $(qp_field rxe_s "$SQPN" par
 check "acc: periods with CE were classified ($cp)" test "$cp" -gt 0
 check "acc: every echo fitted its ACK (marks_ignored 0)" \
 	test "$(qp_field rxe_s "$SQPN" marks_ignored)" = 0
-router_writes_stop
+qptest_writes_stop
 
 # ---- ACC to none -------------------------------------------------------------
 rxecc dev set rxe_d algo none >/dev/null || die "none on rxe_d"
@@ -72,7 +72,7 @@ check "to none: the sender took no marked echo" test "$(hw_counter rxe_s cc_tcd_
 check "to none: the sender saw no CAP (peer_cap 0)" test "$(qp_field rxe_s "$SQPN" peer_cap)" = 0
 check "to none: no period was marked" \
 	test "$(state congested_periods partial_periods ue_periods)" = "0 0 0 "
-router_writes_stop
+qptest_writes_stop
 
 cleanup
 rxe_unload || fail "unload"

@@ -44,20 +44,9 @@ counters() {
 	echo
 }
 
-# writes TAG: 200 WRITEs of 64 KiB from rxe_a to rxe_b; the QPs stay until
-# stop_writes. Sets SQPN.
+# writes TAG: 200 WRITEs from rxe_a to rxe_b within 120 s (qptest_writes)
 writes() {
-	OUT=$TMP/$1.out
-	"$QPTEST" --count 200 rxe_a "$(gid_index rxe_a 10.9.7.1)" \
-		rxe_b "$(gid_index rxe_b 10.9.7.2)" >"$OUT" 2>&1 &
-	QP_PID=$!
-	wait_until 120 eval 'grep -qs "^completed" "$OUT"'
-	check "$1: the 200 WRITEs completed" grep -q '^completed 200' "$OUT"
-	read -r _ SQPN _ < <(grep '^qpn ' "$OUT")
-}
-stop_writes() {
-	kill "$QP_PID" 2>/dev/null
-	wait "$QP_PID" 2>/dev/null
+	qptest_writes "$1" 200 120 rxe_a 10.9.7.1 rxe_b 10.9.7.2
 }
 
 # ---- HPCC to HPCC ------------------------------------------------------------
@@ -77,7 +66,7 @@ check "hpcc: no hop stamped the shim: int_active 0" test "$(qp_field rxe_a "$SQP
 w=$(qp_field rxe_a "$SQPN" cc_window_bytes)
 check "hpcc: the window stays W_init ($w bytes)" test "$w" = "$(qp_field rxe_a "$SQPN" window_bytes)"
 check "hpcc: the rate stays the line rate" test "$(qp_rate_kbps rxe_a "$SQPN")" -ge 99000
-stop_writes
+qptest_writes_stop
 
 # ---- HPCC to none: plain RoCEv2 ----------------------------------------------
 rxecc dev set rxe_b algo none >/dev/null || die "none on rxe_b"
@@ -92,7 +81,7 @@ check "to none: nothing reached vb on 4792" test "$(port_pkts 4792)" = "$i0"
 check "to none: the WRITEs went to 4791 ($(($(port_pkts 4791) - p0)) packets)" \
 	test $(($(port_pkts 4791) - p0)) -ge 200
 check "to none: no INT stack was bad" test "$(hw_counter rxe_a cc_int_bad)$(hw_counter rxe_b cc_int_bad)" = 00
-stop_writes
+qptest_writes_stop
 
 cleanup
 rxe_unload || fail "unload"

@@ -93,7 +93,7 @@ check "pcn: the QP's counts match the device's" \
 	"$(delta rxe_s cc_cnp_rcvd) $(delta rxe_s cc_pcn_inc_rcvd) "
 rate=$(qp_field rxe_s "$SQPN" rate_kbps)
 check "pcn: the sender is below the line rate ($rate kbit/s)" test "$rate" -lt 100000
-router_writes_stop
+qptest_writes_stop
 
 # ---- PCN to none ---------------------------------------------------------------
 rxecc dev set rxe_d algo none >/dev/null || die "none on rxe_d"
@@ -105,7 +105,7 @@ check "to none: the receiver reported nothing" \
 	test "$(delta rxe_d cc_cnp_sent) $(delta rxe_d cc_pcn_inc_sent)" = "0 0"
 check "to none: the sender stayed at the line rate, with no report" \
 	test "$(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)" = "100000 0 0 0 "
-router_writes_stop
+qptest_writes_stop
 
 # ---- PCN to DCQCN --------------------------------------------------------------
 rxecc dev set rxe_d algo dcqcn >/dev/null || die "dcqcn on rxe_d"
@@ -119,7 +119,7 @@ check "to dcqcn: PCN counted them as foreign" \
 	nonzero "$(qp_field rxe_s "$SQPN" cnp_foreign)"
 check "to dcqcn: the sender kept the line rate, no report taken" \
 	test "$(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc)" = "100000 0 0 "
-router_writes_stop
+qptest_writes_stop
 
 # ---- DCQCN to PCN --------------------------------------------------------------
 rxecc dev set rxe_s algo dcqcn >/dev/null || die "dcqcn on rxe_s"
@@ -134,7 +134,7 @@ check "from dcqcn: it withheld its increases ($(qp_field rxe_d "$DQPN" np_withhe
 	nonzero "$(qp_field rxe_d "$DQPN" np_withheld)"
 check "from dcqcn: no rate report 0xC2 went out" \
 	test "$(delta rxe_d cc_pcn_inc_sent) $(qp_field rxe_d "$DQPN" np_inc)" = "0 0"
-router_writes_stop
+qptest_writes_stop
 
 cleanup
 rxe_unload || fail "unload"

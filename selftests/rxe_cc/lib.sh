@@ -428,22 +428,28 @@ router_hosts() {
 	ip netns exec "${p}_r" sysctl -qw net.ipv4.ip_forward=1
 }
 
-# router_writes TAG: rxecc-qptest's 400 WRITEs of 64 KiB from rxe_s to
-# rxe_d, the devices on router_hosts' ends (10.8.1.1, 10.8.2.1), checked to
-# complete within 150 s; the QPs stay until router_writes_stop. Sets SQPN
-# (the sender's QP) and DQPN (the receiver's).
-router_writes() {
+# qptest_writes TAG N SECONDS SDEV SIP DDEV DIP: rxecc-qptest's N WRITEs
+# of 64 KiB from SDEV to DDEV (by their GIDs of SIP and DIP) in the
+# background, checked to complete within SECONDS; the QPs stay until
+# qptest_writes_stop. Sets SQPN (the sender's QP) and DQPN (the receiver's).
+qptest_writes() {
 	OUT=$TMP/$1.out
-	"$QPTEST" --count 400 rxe_s "$(gid_index rxe_s 10.8.1.1)" \
-		rxe_d "$(gid_index rxe_d 10.8.2.1)" >"$OUT" 2>&1 &
+	"$QPTEST" --count "$2" "$4" "$(gid_index "$4" "$5")" \
+		"$6" "$(gid_index "$6" "$7")" >"$OUT" 2>&1 &
 	QP_PID=$!
-	wait_until 150 eval 'grep -qs "^completed" "$OUT"'
-	check "$1: the 400 WRITEs completed" grep -q '^completed 400' "$OUT"
+	wait_until "$3" eval 'grep -qs "^completed" "$OUT"'
+	check "$1: the $2 WRITEs completed" grep -q "^completed $2" "$OUT"
 	read -r _ SQPN DQPN < <(grep '^qpn ' "$OUT")
 }
-router_writes_stop() {
+qptest_writes_stop() {
 	kill "$QP_PID" 2>/dev/null
 	wait "$QP_PID" 2>/dev/null
+}
+
+# router_writes TAG: 400 WRITEs from rxe_s to rxe_d, the devices on
+# router_hosts' ends, within 150 s (qptest_writes)
+router_writes() {
+	qptest_writes "$1" 400 150 rxe_s 10.8.1.1 rxe_d 10.8.2.1
 }
 
 # red_bottleneck NS DEV RATE_MBIT: shape DEV to RATE with RED ECN marking
