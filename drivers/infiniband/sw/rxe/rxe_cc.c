@@ -31,7 +31,7 @@ static char rxe_cc_default_param[RXE_CC_NAME_MAX] = "none";
 module_param_string(cc_default, rxe_cc_default_param,
 		    sizeof(rxe_cc_default_param), 0444);
 MODULE_PARM_DESC(cc_default,
-		 "congestion control of new rxe devices: none or a built-in algorithm, fixed, dcqcn, hpcc or acc (default none); see net.rdma_rxe.cc_default");
+		 "congestion control of new rxe devices: none or a built-in algorithm, fixed, dcqcn, hpcc, acc or pcn (default none); see net.rdma_rxe.cc_default");
 
 /*
  * UDP port of RoCEv2 packets with the INT shim (specs/wire.md §7.4 (a)):
