@@ -68,9 +68,9 @@ check "pcn: zero drops" test "$DROPS" = 0
 # aggregate computed rate comes down to the link rate within five periods
 # of the start (the paper: 2 ms, 4 RTT), the link stays busy, and
 # the shares are per flow: the pair of flows gets more than a single flow
-# (pcn.rst, "Figures": 1.40 to 1.62 x a single flow's, against the
+# (pcn.rst, "Figures": 1.40 to 1.80 x a single flow's, against the
 # paper's 2 and DCQCN's 1.85 here; Jain's index over the four flows'
-# goodputs 0.97 to 0.99). The settle time was 1.1 to 3.6 periods. The kernel's rate
+# goodputs 0.97 to 1.00). The settle time was 1.1 to 3.6 periods. The kernel's rate
 # events give the settle time (scripts/experiment --events: one per report
 # and QP, 100 a second).
 printf '%s\n' "a1 h1 r 0 duration=5" "a2 h1 r 0 duration=5" "b h2 r 0 duration=5" \
