@@ -34,8 +34,7 @@ inline std::vector<uint8_t> pause_frame(int prio, uint16_t quanta)
 {
 	std::array<uint16_t, rxecc::fabric::kNumPriorities> times{};
 	times[static_cast<size_t>(prio)] = quanta;
-	return rxecc::fabric::build_pfc_frame(host_mac(2), static_cast<uint8_t>(1u << prio),
-	                                      times);
+	return rxecc::fabric::build_pfc_frame(host_mac(2), static_cast<uint8_t>(1u << prio), times);
 }
 
 // The data frames (priority 3) sent out of port, in order.
