@@ -2,7 +2,7 @@
 //
 // rxecc-inject's packet builder: the CRC, the layout and the ICRC's masks,
 // the INT shim's encoding, the ICRC of a packet that carries it, the TOS,
-// and the PCN payload.
+// the PCN payload, and the SFC back-to-sender packet (BTS).
 #include <algorithm>
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -372,4 +372,127 @@ TEST(Roce, TruncateUdpRewritesTheLengths)
 		EXPECT_TRUE(std::equal(t.begin() + 28, t.end(), d.begin() + 28)) << n;
 	}
 	EXPECT_EQ(truncate_udp(d, 10000), d);
+}
+
+// ---- SFC back-to-sender (specs/sfc.md §3.3, specs/wire.md §7.4 (a), (f)) ----
+
+namespace
+{
+
+// A BTS for A's (10.0.0.1, sport 0xc132) RDMA WRITE ONLY to B's QP 0x34
+// (PSN 7), from B back to A: cacheable, pause 1000 µs, qdepth 0x123
+Bts spec_bts()
+{
+	Bts b;
+	inet_pton(AF_INET, "10.0.0.2", &b.saddr);
+	inet_pton(AF_INET, "10.0.0.1", &b.daddr);
+	b.sport = 0xc132;
+	b.ip_id = 2;
+	b.flags = kBtsCacheable;
+	b.pause_us = 1000;
+	b.qdepth = 0x123;
+	b.inner_sport = 0xc132;
+	b.inner_len = 1064; // 8 + BTH + RETH + 1024 + ICRC
+	b.dest_qp = 0x34;
+	b.psn = 7;
+	return b;
+}
+
+} // namespace
+
+// The bytes written out by hand: IPv4 (DSCP 48, Not-ECT, DF, TTL 64, UDP;
+// the checksum left to the kernel), UDP 0xc132 -> 4793 (checksum 0), the
+// BTS header (ver 1 | type 0, flags C, 0x6a, 0, pause 1000, qdepth 0x123),
+// the original UDP header 0xc132 -> 4791, length 1064, checksum 0, the
+// original BTH (WRITE ONLY, P_Key 0xffff, QP 0x34, PSN 7); no ICRC.
+TEST(Roce, BtsBytes)
+{
+	const std::vector<std::uint8_t> bts = {
+		0x45, 0xc0, 0x00, 0x3c, 0x00, 0x02, 0x40, 0x00, 0x40, 0x11, 0x00, 0x00, // IP
+		0x0a, 0x00, 0x00, 0x02, 0x0a, 0x00, 0x00, 0x01,                         //
+		0xc1, 0x32, 0x12, 0xb9, 0x00, 0x28, 0x00, 0x00,                         // UDP
+		0x10, 0x01, 0x6a, 0x00, 0x00, 0x00, 0x03, 0xe8, 0x00, 0x00, 0x01, 0x23, // BTS
+		0xc1, 0x32, 0x12, 0xb7, 0x04, 0x28, 0x00, 0x00,                         // UDP
+		0x0a, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x34, 0x00, 0x00, 0x00, 0x07, // BTH
+	};
+	EXPECT_EQ(build_bts(spec_bts()), bts);
+	EXPECT_EQ(bts.size(), kIpBytes + kUdpBytes + kBtsMinBytes);
+
+	// for an INT-shimmed WRITE (flag I, the original dport 4792), from
+	// the cache (H, not C), with its RETH: 16 more bytes, the lengths
+	// grown by 16, the rest where it was
+	Bts b = spec_bts();
+	b.flags = kBtsCacheHit | kBtsInt;
+	b.inner_dport = kIntPort;
+	for (std::uint8_t i = 0; i < kBtsExtraBytes; i++)
+		b.extra.push_back(static_cast<std::uint8_t>(0xa0 + i));
+	auto want = bts;
+	want[3] = 0x4c;  // IP length 76
+	want[25] = 0x38; // UDP length 56
+	want[29] = 0x0a; // H | I
+	want[43] = 0xb8; // 4792
+	want.insert(want.end(), b.extra.begin(), b.extra.end());
+	EXPECT_EQ(build_bts(b), want);
+}
+
+// The defaults are a well-formed BTS but for the addresses, the ports, the
+// QPN and the PSN; every field is where it belongs and cut to its width.
+TEST(Roce, BtsFieldsAndDefaults)
+{
+	Bts b;
+	EXPECT_EQ(b.dport, 4793);
+	EXPECT_EQ(b.tos, 0xc0);      // DSCP 48, Not-ECT
+	EXPECT_EQ(b.orig_tos, 0x6a); // DSCP 26, ECT(0)
+	EXPECT_EQ(b.inner_dport, 4791);
+	EXPECT_EQ(b.opcode, 0x0a);
+	auto d = build_bts(b);
+	ASSERT_EQ(d.size(), 60u);
+	EXPECT_EQ(d[28], 0x10); // version 1, type 0 (PAUSE)
+	EXPECT_EQ(d[29], 0x00);
+	EXPECT_EQ(be16(d, 50), 0xffffu); // P_Key
+
+	b.version = 0x1f;
+	b.type = 0xf3;
+	b.flags = 0xff;
+	b.orig_tos = 0xab;
+	b.reserved = 0xcd;
+	b.pause_us = 0xfedcba98;
+	b.qdepth = 0x89abcdef;
+	b.inner_sport = 0x1234;
+	b.inner_dport = 0x5678;
+	b.inner_len = 0x9abc;
+	b.inner_csum = 0xdef0;
+	b.opcode = 0x81;
+	b.bth_flags = 0x5a;
+	b.pkey = 0x8001;
+	b.fecn_becn = 0x60;
+	b.dest_qp = 0xfff123;
+	b.ackreq = 0x80;
+	b.psn = 0xabcdef;
+	d = build_bts(b);
+	ASSERT_EQ(d.size(), 60u);
+	EXPECT_EQ(std::vector<std::uint8_t>(d.begin() + 28, d.end()),
+	          (std::vector<std::uint8_t>{0xf3, 0xff, 0xab, 0xcd, 0xfe, 0xdc, 0xba, 0x98,
+	                                     0x89, 0xab, 0xcd, 0xef, 0x12, 0x34, 0x56, 0x78,
+	                                     0x9a, 0xbc, 0xde, 0xf0, 0x81, 0x5a, 0x80, 0x01,
+	                                     0x60, 0xff, 0xf1, 0x23, 0x80, 0xab, 0xcd, 0xef}));
+
+	// too long for one datagram: nothing
+	b.extra.assign(1500, 0);
+	EXPECT_TRUE(build_bts(b).empty());
+}
+
+// truncate_udp() cuts a BTS like any datagram: the UDP payload's first
+// bytes, the lengths rewritten
+TEST(Roce, ATruncatedBtsKeepsItsFirstBytes)
+{
+	auto d = build_bts(spec_bts());
+	for (std::size_t n : {0u, 1u, 11u, 12u, 31u}) {
+		auto t = truncate_udp(d, n);
+		ASSERT_EQ(t.size(), 28 + n);
+		EXPECT_EQ(be16(t, 2), 28 + n);
+		EXPECT_EQ(be16(t, 24), 8 + n);
+		EXPECT_EQ(be16(t, 22), kBtsPort);
+		EXPECT_TRUE(std::equal(t.begin() + 28, t.end(), d.begin() + 28)) << n;
+	}
 }

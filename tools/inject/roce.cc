@@ -35,6 +35,44 @@ void put32(std::uint8_t *p, std::uint32_t v)
 	put16(p + 2, static_cast<std::uint16_t>(v));
 }
 
+// The IPv4 header (no options, DF, TTL 64, UDP; the checksum left to the
+// kernel) and the UDP header (checksum 0: none) of a datagram of `len`
+// bytes, at `ip`.
+void put_ip_udp(std::uint8_t *ip, std::size_t len, std::uint32_t saddr, std::uint32_t daddr,
+                std::uint8_t tos, std::uint16_t id, std::uint16_t sport, std::uint16_t dport)
+{
+	ip[0] = 0x45;
+	ip[1] = tos;
+	put16(ip + 2, static_cast<std::uint16_t>(len));
+	put16(ip + 4, id);
+	put16(ip + 6, 0x4000); // DF
+	ip[8] = 64;
+	ip[9] = 17;
+	std::memcpy(ip + 12, &saddr, 4);
+	std::memcpy(ip + 16, &daddr, 4);
+	std::uint8_t *udp = ip + kIpBytes;
+	put16(udp, sport);
+	put16(udp + 2, dport);
+	put16(udp + 4, static_cast<std::uint16_t>(len - kIpBytes));
+}
+
+// A BTH at `bth`.
+void put_bth(std::uint8_t *bth, std::uint8_t opcode, std::uint8_t flags, std::uint16_t pkey,
+             std::uint8_t fecn_becn, std::uint32_t dest_qp, std::uint8_t ackreq, std::uint32_t psn)
+{
+	bth[0] = opcode;
+	bth[1] = flags;
+	put16(bth + 2, pkey);
+	bth[4] = fecn_becn;
+	bth[5] = static_cast<std::uint8_t>(dest_qp >> 16);
+	bth[6] = static_cast<std::uint8_t>(dest_qp >> 8);
+	bth[7] = static_cast<std::uint8_t>(dest_qp);
+	bth[8] = ackreq;
+	bth[9] = static_cast<std::uint8_t>(psn >> 16);
+	bth[10] = static_cast<std::uint8_t>(psn >> 8);
+	bth[11] = static_cast<std::uint8_t>(psn);
+}
+
 } // namespace
 
 std::vector<std::uint8_t> int_shim(unsigned n_hop, std::uint16_t path_id,
@@ -95,33 +133,11 @@ std::vector<std::uint8_t> build(const Packet &p)
 	if (len > buf.size())
 		return {};
 	std::uint8_t *ip = buf.data();
-	ip[0] = 0x45;
-	ip[1] = p.tos;
-	put16(ip + 2, static_cast<std::uint16_t>(len));
-	put16(ip + 4, p.ip_id);
-	put16(ip + 6, 0x4000); // DF
-	ip[8] = 64;
-	ip[9] = 17;
-	std::memcpy(ip + 12, &p.saddr, 4);
-	std::memcpy(ip + 16, &p.daddr, 4);
+	put_ip_udp(ip, len, p.saddr, p.daddr, p.tos, p.ip_id, p.sport, p.dport);
 	std::uint8_t *udp = ip + kIpBytes;
-	put16(udp, p.sport);
-	put16(udp + 2, p.dport);
-	put16(udp + 4, static_cast<std::uint16_t>(len - kIpBytes));
-	// UDP checksum 0: none (IPv4)
 	std::copy(p.shim.begin(), p.shim.end(), udp + kUdpBytes);
 	std::uint8_t *bth = udp + kUdpBytes + p.shim.size();
-	bth[0] = p.opcode;
-	bth[1] = p.bth_flags;
-	put16(bth + 2, p.pkey);
-	bth[4] = p.fecn_becn;
-	bth[5] = static_cast<std::uint8_t>(p.dest_qp >> 16);
-	bth[6] = static_cast<std::uint8_t>(p.dest_qp >> 8);
-	bth[7] = static_cast<std::uint8_t>(p.dest_qp);
-	bth[8] = p.ackreq;
-	bth[9] = static_cast<std::uint8_t>(p.psn >> 16);
-	bth[10] = static_cast<std::uint8_t>(p.psn >> 8);
-	bth[11] = static_cast<std::uint8_t>(p.psn);
+	put_bth(bth, p.opcode, p.bth_flags, p.pkey, p.fecn_becn, p.dest_qp, p.ackreq, p.psn);
 	std::copy(p.body.begin(), p.body.end(), bth + kBthBytes);
 	std::vector<std::uint8_t> d(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(len));
 	std::uint32_t c = icrc(d, p.shim.size());
@@ -132,6 +148,33 @@ std::vector<std::uint8_t> build(const Packet &p)
 		d[len - kIcrcBytes + static_cast<std::size_t>(i)] =
 			static_cast<std::uint8_t>(c >> (8 * i));
 	return d;
+}
+
+std::vector<std::uint8_t> build_bts(const Bts &b)
+{
+	std::size_t len = kIpBytes + kUdpBytes + kBtsMinBytes + b.extra.size();
+	std::array<std::uint8_t, kMaxBytes> buf{};
+	if (len > buf.size())
+		return {};
+	std::uint8_t *ip = buf.data();
+	put_ip_udp(ip, len, b.saddr, b.daddr, b.tos, b.ip_id, b.sport, b.dport);
+	std::uint8_t *h = ip + kIpBytes + kUdpBytes;
+	h[0] = static_cast<std::uint8_t>((b.version & 0xfU) << 4 | (b.type & 0xfU));
+	h[1] = b.flags;
+	h[2] = b.orig_tos;
+	h[3] = b.reserved;
+	put32(h + 4, b.pause_us);
+	put32(h + 8, b.qdepth);
+	std::uint8_t *udp = h + kBtsHdrBytes;
+	put16(udp, b.inner_sport);
+	put16(udp + 2, b.inner_dport);
+	put16(udp + 4, b.inner_len);
+	put16(udp + 6, b.inner_csum);
+	put_bth(udp + kUdpBytes, b.opcode, b.bth_flags, b.pkey, b.fecn_becn, b.dest_qp, b.ackreq,
+	        b.psn);
+	std::copy(b.extra.begin(), b.extra.end(), udp + kUdpBytes + kBthBytes);
+	return std::vector<std::uint8_t>(buf.begin(),
+	                                 buf.begin() + static_cast<std::ptrdiff_t>(len));
 }
 
 std::vector<std::uint8_t> truncate_udp(const std::vector<std::uint8_t> &d,

@@ -4,7 +4,9 @@
 // opcode's headers and the ICRC (IBTA Annex A17: a CRC-32 over the packet
 // with the variant fields of IP, UDP and BTH masked), optionally with the
 // HPCC INT shim between UDP and BTH (specs/wire.md §7.4 (a)), which the
-// ICRC does not cover. No I/O: unit tested.
+// ICRC does not cover; and SFC back-to-sender packets (BTS: specs/sfc.md
+// §3.3, specs/wire.md §7.4 (a), (f)), which have no ICRC. No I/O: unit
+// tested.
 #ifndef RXECC_INJECT_ROCE_H
 #define RXECC_INJECT_ROCE_H
 
@@ -40,12 +42,33 @@ constexpr std::uint16_t kPcnMagic = 0x5043;  // "PC"
 constexpr std::uint8_t kPcnDec = 0x01;       // flags bit 0: must equal opcode == 0x81
 constexpr std::uint8_t kPcnRateValid = 0x02; // flags bit 1: RecRate is a rate
 constexpr std::uint8_t kPcnVersion = 1;
+// SFC back-to-sender (specs/sfc.md §3.3, specs/wire.md §7.4 (a), (e),
+// (f)): to UDP bts_port, DSCP 48, Not-ECT, a 12-byte BTS header, then the
+// original packet's UDP header and BTH (and optionally 16 more bytes)
+constexpr std::uint16_t kBtsPort = 4793; // rdma_rxe's bts_port by default
+constexpr std::uint8_t kBtsVersion = 1;
+constexpr std::uint8_t kBtsTypePause = 0;
+constexpr std::uint8_t kBtsCacheable = 0x01; // flags bit 0 C
+constexpr std::uint8_t kBtsCacheHit = 0x02;  // flags bit 1 H
+constexpr std::uint8_t kBtsEgress = 0x04;    // flags bit 2 E
+constexpr std::uint8_t kBtsInt = 0x08;       // flags bit 3 I: the original was INT-shimmed
+constexpr std::uint8_t kDscpData = 26;
+constexpr std::uint8_t kEcnEct0 = 2;
+constexpr std::uint8_t kOpWriteOnly = 0x0A; // RC RDMA WRITE ONLY
 constexpr std::size_t kIpBytes = 20;
 constexpr std::size_t kUdpBytes = 8;
 constexpr std::size_t kBthBytes = 12;
 constexpr std::size_t kAethBytes = 4;
 constexpr std::size_t kCnpBodyBytes = 16;
 constexpr std::size_t kIcrcBytes = 4;
+constexpr std::size_t kRethBytes = 16;
+constexpr std::size_t kBtsHdrBytes = 12;
+// the shortest UDP payload the kernel takes as a BTS: its header, the
+// original UDP header and BTH
+constexpr std::size_t kBtsMinBytes = kBtsHdrBytes + kUdpBytes + kBthBytes;
+// the bytes after the original BTH a BTS may carry (a RETH, or the first
+// payload bytes)
+constexpr std::size_t kBtsExtraBytes = 16;
 constexpr std::size_t kIntMaxHops = 5;
 // nHop | pathID, then kIntMaxHops slots of 8 bytes
 constexpr std::size_t kIntShimBytes = 2 + 8 * kIntMaxHops;
@@ -110,6 +133,46 @@ struct Packet {
 	std::vector<std::uint8_t> body; // after the BTH, before the ICRC
 	bool icrc_valid = true;         // false: the ICRC is off by one bit
 };
+
+// The fields of a BTS; the defaults are those of a well-formed one but for
+// the addresses, ports, QPN and PSN (wire order: see build_bts()).
+struct Bts {
+	std::uint32_t saddr = 0;     // network order: the data receiver
+	std::uint32_t daddr = 0;     // network order: the data sender
+	std::uint16_t sport = 49152; // the original packet's UDP sport
+	std::uint16_t dport = kBtsPort;
+	std::uint16_t ip_id = 1;
+	std::uint8_t tos = ds_field(kDscpCnp, kEcnNotEct);
+	// the BTS header
+	std::uint8_t version = kBtsVersion; // 4 bits
+	std::uint8_t type = kBtsTypePause;  // 4 bits
+	std::uint8_t flags = 0;
+	std::uint8_t orig_tos = ds_field(kDscpData, kEcnEct0);
+	std::uint8_t reserved = 0;
+	std::uint32_t pause_us = 0;
+	std::uint32_t qdepth = 0; // units of 64 bytes
+	// the original UDP header
+	std::uint16_t inner_sport = 49152;
+	std::uint16_t inner_dport = kRocePort;
+	std::uint16_t inner_len = 0;
+	std::uint16_t inner_csum = 0;
+	// the original BTH
+	std::uint8_t opcode = kOpWriteOnly;
+	std::uint8_t bth_flags = 0; // SE, M, pad, TVer
+	std::uint16_t pkey = 0xffff;
+	std::uint8_t fecn_becn = 0;
+	std::uint32_t dest_qp = 0; // the data receiver's QPN
+	std::uint8_t ackreq = 0;
+	std::uint32_t psn = 0;
+	std::vector<std::uint8_t> extra; // after the original BTH
+};
+
+// The IPv4 datagram (header included) of `b`: IP (proto 17, TTL 64, DF,
+// TOS `tos`) | UDP (checksum 0) | the BTS header (version << 4 | type,
+// flags, orig_tos, reserved, pause_us and qdepth big-endian) | the original
+// UDP header | the original BTH | extra, with no ICRC; IP and UDP lengths
+// cover all of it; empty if it would exceed 1500 bytes.
+std::vector<std::uint8_t> build_bts(const Bts &b);
 
 // The IPv4 datagram (header included) of `p`, IP | UDP | shim | BTH | body
 // | ICRC, with IP and UDP lengths that cover all of it; empty if it would
