@@ -4,7 +4,10 @@
 // kinds (specs/wire.md §7.4 (c)): an ACK's layout, the source, DestQP,
 // PSN and ICRC each kind forges, and the mark in BTH byte 4; and of the PCN
 // kinds (§7.4 (b), (d), (e), (e′)): opcode, BECN, DSCP and ECN, the payload
-// and what each kind forges in it, the sequence of a run, the ICRC.
+// and what each kind forges in it, the sequence of a run, the ICRC; and of
+// the BTS kinds (specs/sfc.md §3.3-§3.4, specs/wire.md §7.4 (a), (f)): that
+// each breaks the one property it names, and which of the host's counters a
+// model of the kernel's rules puts it in.
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cstring>
@@ -904,6 +907,561 @@ TEST(InjectKinds, ASeedSendsThePcnPacketsItSentBefore)
 		for (unsigned i = 0; i < 16; i++)
 			EXPECT_EQ(make(k, a, pcn_target(1234), ra, reach),
 			          make(k, b, pcn_target(1234), rb, reach))
+				<< k;
+	}
+}
+
+// ---- SFC BTS (specs/sfc.md §3.3-§3.4, specs/wire.md §7.4 (a), (f)) ----
+
+namespace
+{
+
+constexpr std::uint32_t kPeerQpn = 0x000034;
+constexpr std::uint16_t kSport = 0xc132;
+// offsets in a BTS datagram
+constexpr std::size_t kBtsHdr = kIpBytes + kUdpBytes;
+constexpr std::size_t kInnerUdp = kBtsHdr + kBtsHdrBytes;
+constexpr std::size_t kInnerBth = kInnerUdp + kUdpBytes;
+
+Target bts_target()
+{
+	Target t = target(0x105);
+	t.peer_qpn = kPeerQpn;
+	t.sport = kSport;
+	t.bts_pause_us = 1234;
+	return t;
+}
+
+// the kernel's data opcodes: RC requests that carry data
+bool data_opcode(unsigned op)
+{
+	return op <= 0x0C || op == 0x13 || op == 0x14 || op == 0x16 || op == 0x17;
+}
+
+// One BTS datagram taken apart; the fields of a part that is not there
+// (truncated) are left 0.
+struct BtsPkt {
+	std::vector<std::uint8_t> d;
+	bool reach = true;
+	std::size_t payload = 0; // UDP payload bytes
+	std::uint32_t saddr = 0;
+	unsigned sport = 0;
+	unsigned version = 0, type = 0, flags = 0, orig_tos = 0, reserved = 0;
+	std::uint32_t pause = 0, qdepth = 0;
+	unsigned inner_sport = 0, inner_dport = 0, inner_len = 0, inner_csum = 0;
+	unsigned opcode = 0;
+	std::uint32_t qpn = 0, psn = 0;
+};
+
+// What every BTS datagram has, whatever its kind: IPv4 (DF, TTL 64, UDP,
+// DSCP 48, Not-ECT) to --dst, UDP to --bts-port with checksum 0, IP and UDP
+// lengths of what is there, and a UDP payload of at most 48 bytes (with the
+// original BTH: 32 or 48); and the BTH's fields a kind never forges (flags,
+// P_Key, byte 4, AckReq).
+BtsPkt take_bts(std::vector<std::uint8_t> d, bool reach, const Target &t)
+{
+	BtsPkt p;
+	p.reach = reach;
+	EXPECT_GE(d.size(), kBtsHdr);
+	if (d.size() < kBtsHdr) {
+		p.d = std::move(d);
+		return p;
+	}
+	EXPECT_EQ(d[0], 0x45);
+	EXPECT_EQ(d[1], 0xc0) << "DSCP 48, Not-ECT";
+	EXPECT_EQ(be16(d, 2), d.size());
+	EXPECT_EQ(be16(d, 6), 0x4000u);
+	EXPECT_EQ(d[8], 64);
+	EXPECT_EQ(d[9], 17);
+	EXPECT_EQ(get32(d, kDaddr), t.dst);
+	EXPECT_EQ(be16(d, kDport), t.bts_port);
+	EXPECT_EQ(be16(d, kUdpLen), d.size() - kIpBytes);
+	EXPECT_EQ(be16(d, kUdpLen + 2), 0u) << "UDP checksum";
+	p.payload = d.size() - kBtsHdr;
+	EXPECT_LE(p.payload, kBtsMinBytes + kBtsExtraBytes);
+	if (p.payload >= kBtsMinBytes) {
+		EXPECT_TRUE(p.payload == kBtsMinBytes || p.payload == kBtsMinBytes + kBtsExtraBytes)
+			<< p.payload;
+	}
+	p.saddr = get32(d, kSaddr);
+	p.sport = be16(d, kIpBytes);
+	auto at = [&](std::size_t off, std::size_t n) { return d.size() >= off + n; };
+	if (at(kBtsHdr, 4)) {
+		p.version = d[kBtsHdr] >> 4;
+		p.type = d[kBtsHdr] & 0xfU;
+		p.flags = d[kBtsHdr + 1];
+		p.orig_tos = d[kBtsHdr + 2];
+		p.reserved = d[kBtsHdr + 3];
+	}
+	if (at(kBtsHdr + 4, 4))
+		p.pause = be32(d, kBtsHdr + 4);
+	if (at(kBtsHdr + 8, 4))
+		p.qdepth = be32(d, kBtsHdr + 8);
+	if (at(kInnerUdp, kUdpBytes)) {
+		p.inner_sport = be16(d, kInnerUdp);
+		p.inner_dport = be16(d, kInnerUdp + 2);
+		p.inner_len = be16(d, kInnerUdp + 4);
+		p.inner_csum = be16(d, kInnerUdp + 6);
+	}
+	if (at(kInnerBth, kBthBytes)) {
+		p.opcode = d[kInnerBth];
+		EXPECT_EQ(d[kInnerBth + 1], 0);
+		EXPECT_EQ(be16(d, kInnerBth + 2), 0xffffu);
+		EXPECT_EQ(d[kInnerBth + 4], 0);
+		p.qpn = be24(d, kInnerBth + 5);
+		EXPECT_EQ(d[kInnerBth + 8], 0);
+		p.psn = be24(d, kInnerBth + 9);
+	}
+	p.d = std::move(d);
+	return p;
+}
+
+// `n` datagrams of kind `k` for `t`, one run from a fixed seed.
+std::vector<BtsPkt> bts_run(const std::string &k, const Target &t, unsigned n = kN)
+{
+	std::mt19937_64 rng(20261214);
+	RunState st;
+	std::vector<BtsPkt> out;
+	for (unsigned i = 0; i < n; i++) {
+		bool reach = true; // make() must clear it
+		auto d = make(k, rng, t, st, reach);
+		out.push_back(take_bts(std::move(d), reach, t));
+	}
+	return out;
+}
+
+// The properties of a well-formed BTS, each of which one kind breaks; a
+// kind's test clears the one it breaks and expect_bts() checks the others.
+struct BtsExpect {
+	bool whole = true;     // the header, original UDP and BTH are there
+	bool version = true;   // 1
+	bool type = true;      // 0, PAUSE
+	bool data = true;      // the original opcode WRITE ONLY
+	bool port_flag = true; // the original dport and flag I as --bts-int says
+	bool qpn = true;       // --peer-qpn
+	bool peer = true;      // from --peer
+	bool sport = true;     // the original and outer sport --sport
+	bool pause = true;     // --bts-pause-us
+};
+
+void expect_bts(const std::vector<BtsPkt> &ps, const Target &t, const BtsExpect &e,
+                const std::string &k)
+{
+	unsigned want_flags = t.bts_flags | (t.bts_int ? kBtsInt : 0);
+	unsigned want_dport = t.bts_int ? t.int_port : kRocePort;
+	std::set<std::uint32_t> psns, qdepths;
+	unsigned extra = 0;
+	for (const auto &p : ps) {
+		EXPECT_FALSE(p.reach) << k << ": a BTS is never counted as a CNP";
+		if (e.peer) {
+			EXPECT_EQ(p.saddr, t.peer) << k;
+		}
+		if (e.sport) {
+			EXPECT_EQ(p.sport, t.sport) << k;
+		}
+		if (e.whole) {
+			ASSERT_GE(p.payload, kBtsMinBytes) << k;
+			extra += p.payload > kBtsMinBytes;
+		}
+		if (p.payload < kBtsMinBytes)
+			continue;
+		EXPECT_EQ(p.orig_tos, 0x6au) << k;
+		EXPECT_EQ(p.reserved, 0u) << k;
+		if (e.version) {
+			EXPECT_EQ(p.version, 1u) << k;
+		}
+		if (e.type) {
+			EXPECT_EQ(p.type, 0u) << k;
+		}
+		if (e.port_flag) {
+			EXPECT_EQ(p.flags, want_flags) << k;
+			EXPECT_EQ(p.inner_dport, want_dport) << k;
+		} else {
+			EXPECT_EQ(p.flags & ~unsigned{kBtsInt}, t.bts_flags) << k << ": C, H, E";
+		}
+		if (e.pause) {
+			EXPECT_EQ(p.pause, t.bts_pause_us) << k;
+		}
+		if (e.sport) {
+			EXPECT_EQ(p.inner_sport, t.sport) << k;
+		}
+		EXPECT_EQ(p.inner_csum, 0u) << k;
+		// the length of a WRITE ONLY with a RETH, 4..4096 bytes and the
+		// ICRC (and the shim with --bts-int: no kind changes it)
+		unsigned shim = t.bts_int ? kIntShimBytes : 0;
+		EXPECT_GE(p.inner_len, 8 + shim + 12 + 16 + 4 + 4) << k;
+		EXPECT_LE(p.inner_len, 8 + shim + 12 + 16 + 4096 + 4) << k;
+		EXPECT_EQ((p.inner_len - shim) % 4, 0u) << k;
+		if (e.data) {
+			EXPECT_EQ(p.opcode, kOpWriteOnly) << k;
+		}
+		if (e.qpn) {
+			EXPECT_EQ(p.qpn, kPeerQpn) << k;
+		}
+		psns.insert(p.psn);
+		qdepths.insert(p.qdepth);
+	}
+	if (e.whole) {
+		// with the 16 bytes after the BTH and without, random PSNs and
+		// queue depths
+		EXPECT_GT(extra, ps.size() / 3) << k;
+		EXPECT_LT(extra, ps.size() - ps.size() / 3) << k;
+		EXPECT_GT(psns.size(), ps.size() / 2) << k;
+		EXPECT_GT(qdepths.size(), ps.size() / 2) << k;
+	}
+}
+
+// The counters of the QP's host, as the kernel's rules (the brief of the
+// BTS receive path, specs/sfc.md §3.4) put a BTS in them for a host that
+// runs SFC and has one QP, whose peer is t.peer's QP t.peer_qpn and whose
+// source port is t.sport, with a ceiling of `ceiling` µs.
+enum class Verdict { rcvd, clamped, bad, no_qp };
+
+Verdict kernel(const BtsPkt &p, const Target &t, std::uint32_t ceiling)
+{
+	if (p.payload < kBtsMinBytes || p.version != 1 || p.type != 0)
+		return Verdict::bad;
+	bool flag_i = p.flags & kBtsInt;
+	if (p.inner_dport != kRocePort && p.inner_dport != t.int_port)
+		return Verdict::bad;
+	if (flag_i != (p.inner_dport == t.int_port))
+		return Verdict::bad;
+	if (!data_opcode(p.opcode))
+		return Verdict::bad;
+	if (p.saddr != t.peer || p.qpn != t.peer_qpn || p.inner_sport != t.sport)
+		return Verdict::no_qp;
+	return p.pause > ceiling ? Verdict::clamped : Verdict::rcvd;
+}
+
+} // namespace
+
+TEST(InjectKinds, TheBtsGroupIsTheNineBadKinds)
+{
+	const std::vector<std::string> bts = {
+		"bts_truncated",  "bts_bad_version", "bts_bad_type",
+		"bts_non_data",   "bts_inner_port",  "bts_int_mismatch",
+		"bts_unknown_qp", "bts_non_peer",    "bts_wrong_sport"};
+	EXPECT_EQ(kBtsKinds, bts);
+	EXPECT_EQ(expand_kinds({"bts"}), bts);
+	for (const auto &k : expand_kinds({"int", "tcd", "pcn"}))
+		EXPECT_FALSE(is_bts_kind(k)) << k;
+	for (const auto &k : kKinds)
+		EXPECT_FALSE(is_bts_kind(k)) << k;
+	EXPECT_FALSE(is_bts_kind("bts"));
+	EXPECT_TRUE(is_bts_kind("bts_valid"));
+	EXPECT_TRUE(is_bts_kind("bts_over_ceiling"));
+	EXPECT_EQ(expand_kinds({"bts_valid", "bts", "bts_over_ceiling", "bts_non_data"}),
+	          (std::vector<std::string>{"bts_valid", "bts_truncated", "bts_bad_version",
+	                                    "bts_bad_type", "bts_non_data", "bts_inner_port",
+	                                    "bts_int_mismatch", "bts_unknown_qp", "bts_non_peer",
+	                                    "bts_wrong_sport", "bts_over_ceiling"}));
+	auto names = kind_names();
+	for (const auto &k : bts)
+		EXPECT_EQ(std::count(names.begin(), names.end(), k), 1) << k;
+	for (const char *k : {"bts_valid", "bts_over_ceiling", "bts"})
+		EXPECT_EQ(std::count(names.begin(), names.end(), k), 1) << k;
+	// the last names, in the order --kinds' error lists them
+	EXPECT_EQ(names.back(), "bts");
+}
+
+// The control, against a BTS written out field by field: the header of a
+// well-formed PAUSE with --bts-pause-us, the original UDP header and BTH of
+// the QP's WRITE ONLY to its peer; with the flags asked for.
+TEST(InjectKinds, BtsValidIsAWellFormedPause)
+{
+	for (std::uint8_t flags : {std::uint8_t{0}, kBtsCacheable, kBtsCacheHit,
+	                           std::uint8_t{kBtsCacheable | kBtsCacheHit | kBtsEgress}}) {
+		Target t = bts_target();
+		t.bts_flags = flags;
+		auto ps = bts_run("bts_valid", t);
+		expect_bts(ps, t, {}, "bts_valid");
+		for (const auto &p : ps) {
+			ASSERT_GE(p.d.size(), kInnerBth + kBthBytes);
+			std::vector<std::uint8_t> want = {
+				0xc1, 0x32,  0x12, 0xb9, // UDP 0xc132 -> 4793
+				0x10, flags, 0x6a, 0x00, 0x00, 0x00, 0x04, 0xd2, // pause 1234
+			};
+			std::vector<std::uint8_t> got(p.d.begin() + kIpBytes,
+			                              p.d.begin() + kIpBytes + 4);
+			got.insert(got.end(), p.d.begin() + kBtsHdr, p.d.begin() + kBtsHdr + 8);
+			EXPECT_EQ(got, want);
+			EXPECT_EQ(std::vector<std::uint8_t>(p.d.begin() + kInnerUdp,
+			                                    p.d.begin() + kInnerUdp + 4),
+			          (std::vector<std::uint8_t>{0xc1, 0x32, 0x12, 0xb7}));
+			EXPECT_EQ(std::vector<std::uint8_t>(p.d.begin() + kInnerBth,
+			                                    p.d.begin() + kInnerBth + 8),
+			          (std::vector<std::uint8_t>{0x0a, 0x00, 0xff, 0xff, 0x00, 0x00,
+			                                     0x00, 0x34}));
+			EXPECT_EQ(kernel(p, t, 50000), Verdict::rcvd);
+		}
+	}
+}
+
+// --bts-int: a BTS for an INT-shimmed WRITE: flag I and the original dport
+// --int-port, the original length counting the shim
+TEST(InjectKinds, BtsValidWithBtsIntIsForAnIntShimmedPacket)
+{
+	for (std::uint16_t port : {kIntPort, std::uint16_t{5000}}) {
+		Target t = bts_target();
+		t.bts_int = true;
+		t.int_port = port;
+		t.bts_port = 6000;
+		auto ps = bts_run("bts_valid", t);
+		expect_bts(ps, t, {}, "bts_valid");
+		for (const auto &p : ps) {
+			EXPECT_EQ(p.flags, kBtsInt);
+			EXPECT_EQ(p.inner_dport, port);
+			EXPECT_EQ(kernel(p, t, 50000), Verdict::rcvd);
+		}
+	}
+}
+
+TEST(InjectKinds, BtsTruncatedIsShorterThanItsHeaders)
+{
+	Target t = bts_target();
+	BtsExpect e;
+	e.whole = false;
+	auto ps = bts_run("bts_truncated", t);
+	expect_bts(ps, t, e, "bts_truncated");
+	std::set<std::size_t> lens;
+	for (const auto &p : ps) {
+		EXPECT_LT(p.payload, kBtsMinBytes);
+		lens.insert(p.payload);
+		// a prefix of a well-formed BTS
+		if (p.payload >= 1) {
+			EXPECT_EQ(p.d[kBtsHdr], 0x10);
+		}
+		if (p.payload >= 8) {
+			EXPECT_EQ(p.pause, t.bts_pause_us);
+		}
+		if (p.payload >= kBtsHdrBytes + kUdpBytes) {
+			EXPECT_EQ(p.inner_sport, t.sport);
+			EXPECT_EQ(p.inner_dport, kRocePort);
+		}
+		EXPECT_EQ(kernel(p, t, 50000), Verdict::bad);
+	}
+	EXPECT_EQ(lens.size(), kBtsMinBytes) << "every length 0..31";
+}
+
+TEST(InjectKinds, BtsBadVersionIsAnyVersionButOne)
+{
+	Target t = bts_target();
+	BtsExpect e;
+	e.version = false;
+	auto ps = bts_run("bts_bad_version", t);
+	expect_bts(ps, t, e, "bts_bad_version");
+	std::set<unsigned> vs;
+	for (const auto &p : ps) {
+		EXPECT_NE(p.version, 1u);
+		vs.insert(p.version);
+		EXPECT_EQ(kernel(p, t, 50000), Verdict::bad);
+	}
+	EXPECT_EQ(vs.size(), 15u) << "0 and 2..15";
+}
+
+TEST(InjectKinds, BtsBadTypeIsAnyTypeButPause)
+{
+	Target t = bts_target();
+	BtsExpect e;
+	e.type = false;
+	auto ps = bts_run("bts_bad_type", t);
+	expect_bts(ps, t, e, "bts_bad_type");
+	std::set<unsigned> types;
+	for (const auto &p : ps) {
+		EXPECT_NE(p.type, 0u);
+		types.insert(p.type);
+		EXPECT_EQ(kernel(p, t, 50000), Verdict::bad);
+	}
+	EXPECT_EQ(types.size(), 15u) << "1..15";
+}
+
+// an ACK, every READ response, an atomic ACK, a CNP, and other opcodes
+// that are no RC request carrying data
+TEST(InjectKinds, BtsNonDataCarriesAnOpcodeThatCarriesNoRequestData)
+{
+	Target t = bts_target();
+	BtsExpect e;
+	e.data = false;
+	auto ps = bts_run("bts_non_data", t);
+	expect_bts(ps, t, e, "bts_non_data");
+	std::set<unsigned> ops;
+	unsigned other = 0;
+	for (const auto &p : ps) {
+		EXPECT_FALSE(data_opcode(p.opcode)) << std::hex << p.opcode;
+		ops.insert(p.opcode);
+		other += !(p.opcode >= 0x0D && p.opcode <= 0x12) && p.opcode != 0x81;
+		EXPECT_EQ(kernel(p, t, 50000), Verdict::bad);
+	}
+	for (unsigned op : {0x0Du, 0x0Eu, 0x0Fu, 0x10u, 0x11u, 0x12u, 0x81u})
+		EXPECT_EQ(ops.count(op), 1u) << std::hex << op;
+	EXPECT_GT(other, kN / 4);
+	EXPECT_GT(ops.size(), 100u);
+}
+
+TEST(InjectKinds, BtsInnerPortIsNeitherRoceNorInt)
+{
+	for (bool bts_int : {false, true}) {
+		Target t = bts_target();
+		t.bts_int = bts_int;
+		BtsExpect e;
+		e.port_flag = false;
+		auto ps = bts_run("bts_inner_port", t);
+		expect_bts(ps, t, e, "bts_inner_port");
+		std::set<unsigned> ports;
+		for (const auto &p : ps) {
+			EXPECT_EQ(p.flags & kBtsInt, 0u);
+			EXPECT_NE(p.inner_dport, kRocePort);
+			EXPECT_NE(p.inner_dport, t.int_port);
+			ports.insert(p.inner_dport);
+			EXPECT_EQ(kernel(p, t, 50000), Verdict::bad);
+		}
+		EXPECT_GT(ports.size(), kN / 2);
+	}
+}
+
+TEST(InjectKinds, BtsIntMismatchHasFlagIAgainstTheOriginalPort)
+{
+	for (bool bts_int : {false, true}) {
+		Target t = bts_target();
+		t.bts_int = bts_int;
+		t.int_port = 4800;
+		BtsExpect e;
+		e.port_flag = false;
+		auto ps = bts_run("bts_int_mismatch", t);
+		expect_bts(ps, t, e, "bts_int_mismatch");
+		unsigned with_i = 0;
+		for (const auto &p : ps) {
+			if (p.flags & kBtsInt) {
+				EXPECT_EQ(p.inner_dport, kRocePort);
+				with_i++;
+			} else {
+				EXPECT_EQ(p.inner_dport, 4800u);
+			}
+			EXPECT_EQ(kernel(p, t, 50000), Verdict::bad);
+		}
+		EXPECT_GT(with_i, kN / 3);
+		EXPECT_LT(with_i, kN - kN / 3);
+	}
+}
+
+TEST(InjectKinds, BtsUnknownQpCarriesAPeerQpnNoQpHas)
+{
+	for (std::uint32_t qpn : {kPeerQpn, 0x7fffffU}) {
+		Target t = bts_target();
+		t.peer_qpn = qpn;
+		BtsExpect e;
+		e.qpn = false;
+		auto ps = bts_run("bts_unknown_qp", t);
+		expect_bts(ps, t, e, "bts_unknown_qp");
+		std::set<std::uint32_t> qpns;
+		for (const auto &p : ps) {
+			EXPECT_NE(p.qpn, qpn);
+			EXPECT_GE(p.qpn, 0x800000u);
+			EXPECT_LT(p.qpn, 0xffffffu);
+			qpns.insert(p.qpn);
+			EXPECT_EQ(kernel(p, t, 50000), Verdict::no_qp);
+		}
+		EXPECT_GT(qpns.size(), kN / 3);
+	}
+}
+
+TEST(InjectKinds, BtsNonPeerComesFromTheSpoofedAddress)
+{
+	Target t = bts_target();
+	BtsExpect e;
+	e.peer = false;
+	auto ps = bts_run("bts_non_peer", t);
+	expect_bts(ps, t, e, "bts_non_peer");
+	for (const auto &p : ps) {
+		EXPECT_EQ(p.saddr, t.spoof);
+		EXPECT_EQ(kernel(p, t, 50000), Verdict::no_qp);
+	}
+}
+
+// another flow's source port, in the original UDP header and outside
+TEST(InjectKinds, BtsWrongSportIsAnotherSourcePort)
+{
+	for (std::uint16_t sport : {kSport, std::uint16_t{0xc000}, std::uint16_t{1}}) {
+		Target t = bts_target();
+		t.sport = sport;
+		BtsExpect e;
+		e.sport = false;
+		auto ps = bts_run("bts_wrong_sport", t);
+		expect_bts(ps, t, e, "bts_wrong_sport");
+		std::set<unsigned> ports;
+		unsigned rxe_range = 0;
+		for (const auto &p : ps) {
+			EXPECT_NE(p.inner_sport, sport);
+			EXPECT_EQ(p.sport, p.inner_sport);
+			ports.insert(p.inner_sport);
+			rxe_range += p.inner_sport >= 0xc000;
+			EXPECT_EQ(kernel(p, t, 50000), Verdict::no_qp);
+		}
+		EXPECT_GT(ports.size(), kN / 2);
+		EXPECT_GT(rxe_range, kN / 2);
+		EXPECT_LT(rxe_range, kN - kN / 8);
+	}
+}
+
+// well-formed but for a pause above 10 s: the largest, or anywhere above
+TEST(InjectKinds, BtsOverCeilingIsWellFormedWithAHugePause)
+{
+	Target t = bts_target();
+	BtsExpect e;
+	e.pause = false;
+	auto ps = bts_run("bts_over_ceiling", t);
+	expect_bts(ps, t, e, "bts_over_ceiling");
+	unsigned largest = 0;
+	std::set<std::uint32_t> pauses;
+	for (const auto &p : ps) {
+		EXPECT_GT(p.pause, 10000000u);
+		largest += p.pause == 0xffffffffU;
+		pauses.insert(p.pause);
+		// above the largest ceiling the kernel allows (1 s)
+		EXPECT_EQ(kernel(p, t, 1000000), Verdict::clamped);
+	}
+	EXPECT_GT(largest, kN / 3);
+	EXPECT_GT(pauses.size(), kN / 3);
+}
+
+// Every bad kind is counted by the host, in cc_bts_bad or cc_bts_no_qp, and
+// none is taken; with --bts-int too, and whatever C, H and E say.
+TEST(InjectKinds, EachBtsKindHitsItsCounter)
+{
+	const std::vector<std::pair<std::string, Verdict>> want = {
+		{"bts_truncated", Verdict::bad},       {"bts_bad_version", Verdict::bad},
+		{"bts_bad_type", Verdict::bad},        {"bts_non_data", Verdict::bad},
+		{"bts_inner_port", Verdict::bad},      {"bts_int_mismatch", Verdict::bad},
+		{"bts_unknown_qp", Verdict::no_qp},    {"bts_non_peer", Verdict::no_qp},
+		{"bts_wrong_sport", Verdict::no_qp},   {"bts_valid", Verdict::rcvd},
+		{"bts_over_ceiling", Verdict::clamped}};
+	for (bool bts_int : {false, true}) {
+		Target t = bts_target();
+		t.bts_int = bts_int;
+		t.bts_flags = kBtsCacheable | kBtsCacheHit | kBtsEgress;
+		std::mt19937_64 rng(11);
+		RunState st;
+		for (const auto &kw : want) {
+			for (unsigned i = 0; i < 200; i++) {
+				bool reach = true;
+				auto d = make(kw.first, rng, t, st, reach);
+				auto p = take_bts(std::move(d), reach, t);
+				EXPECT_FALSE(p.reach);
+				EXPECT_EQ(kernel(p, t, 1000000), kw.second) << kw.first;
+			}
+		}
+	}
+}
+
+TEST(InjectKinds, ASeedSendsTheBtsItSentBefore)
+{
+	for (const auto &k : expand_kinds({"bts", "bts_valid", "bts_over_ceiling"})) {
+		std::mt19937_64 a(99), b(99);
+		RunState ra, rb;
+		bool reach = false;
+		for (unsigned i = 0; i < 16; i++)
+			EXPECT_EQ(make(k, a, bts_target(), ra, reach),
+			          make(k, b, bts_target(), rb, reach))
 				<< k;
 	}
 }

@@ -26,6 +26,17 @@ const std::vector<std::string> kPcnKinds = {
 	"pcn_non_peer",  "pcn_truncated", "pcn_bad_icrc",      "pcn_unknown_qp",  "pcn_rate_zero",
 	"pcn_rate_high", "pcn_old_seq",   "pcn_flag_mismatch", "pcn_bad_version", "pcn_no_rate"};
 
+// they are meant for a QP whose host runs SFC; bts_over_ceiling is not
+// one of them (it is well-formed, and taken)
+const std::vector<std::string> kBtsKinds = {"bts_truncated",  "bts_bad_version", "bts_bad_type",
+                                            "bts_non_data",   "bts_inner_port",  "bts_int_mismatch",
+                                            "bts_unknown_qp", "bts_non_peer",    "bts_wrong_sport"};
+
+bool is_bts_kind(const std::string &k)
+{
+	return k.compare(0, 4, "bts_") == 0;
+}
+
 std::vector<std::string> kind_names()
 {
 	std::vector<std::string> names = kKinds;
@@ -38,6 +49,10 @@ std::vector<std::string> kind_names()
 	names.insert(names.end(), kPcnKinds.begin(), kPcnKinds.end());
 	names.push_back("pcn_valid");
 	names.push_back("pcn");
+	names.insert(names.end(), kBtsKinds.begin(), kBtsKinds.end());
+	names.push_back("bts_over_ceiling");
+	names.push_back("bts_valid");
+	names.push_back("bts");
 	return names;
 }
 
@@ -55,6 +70,8 @@ std::vector<std::string> expand_kinds(const std::vector<std::string> &kinds)
 			std::for_each(kTcdKinds.begin(), kTcdKinds.end(), add);
 		else if (k == "pcn")
 			std::for_each(kPcnKinds.begin(), kPcnKinds.end(), add);
+		else if (k == "bts")
+			std::for_each(kBtsKinds.begin(), kBtsKinds.end(), add);
 		else
 			add(k);
 	}
@@ -170,16 +187,16 @@ Packet make_tcd(const std::string &k, std::mt19937_64 &rng, const Target &t, Pac
 	return p;
 }
 
-// A QPN that is not the target's and that no rxe QP has (rxe hands out
-// QPNs below 0x800000): the target's with bit 23 flipped, or one of
-// 0x800000..0xfffffe at random (never 0xffffff, the multicast QPN).
-std::uint32_t unknown_qpn(std::mt19937_64 &rng, const Target &t)
+// A QPN that is not `qpn` and that no rxe QP has (rxe hands out QPNs below
+// 0x800000): `qpn` with bit 23 flipped, or one of 0x800000..0xfffffe at
+// random (never 0xffffff, the multicast QPN).
+std::uint32_t unknown_qpn(std::mt19937_64 &rng, std::uint32_t qpn)
 {
-	std::uint32_t q = (t.qpn ^ 0x800000U) & 0xffffff;
+	std::uint32_t q = (qpn ^ 0x800000U) & 0xffffff;
 	if (rng() % 2 == 0 || q < 0x800000 || q == 0xffffff) {
 		do
 			q = static_cast<std::uint32_t>(0x800000 + rng() % 0x7fffff);
-		while (q == t.qpn);
+		while (q == qpn);
 	}
 	return q;
 }
@@ -242,7 +259,7 @@ Packet make_pcn(const std::string &k, std::mt19937_64 &rng, const Target &t, Run
 	} else if (k == "pcn_bad_icrc") {
 		p.icrc_valid = false;
 	} else if (k == "pcn_unknown_qp") {
-		p.dest_qp = unknown_qpn(rng, t);
+		p.dest_qp = unknown_qpn(rng, t.qpn);
 	} else if (k == "pcn_rate_zero") {
 		pl.rec_rate = 0;
 	} else if (k == "pcn_rate_high") {
@@ -262,6 +279,128 @@ Packet make_pcn(const std::string &k, std::mt19937_64 &rng, const Target &t, Run
 	p.body = pcn_payload(pl);
 	p.body.resize(keep);
 	return p;
+}
+
+// Whether the kernel takes a BTS whose original BTH has opcode `op`: an RC
+// request that carries data (SEND, RDMA WRITE, RDMA READ request, the
+// atomics, SEND with invalidate).
+bool bts_data_opcode(std::uint8_t op)
+{
+	return op <= 0x0C || op == 0x13 || op == 0x14 || op == 0x16 || op == 0x17;
+}
+
+// An opcode the kernel must not take from a BTS: an ACK, a READ response,
+// an atomic ACK, a CNP, or any other that is not an RC request carrying
+// data.
+std::uint8_t bts_non_data_opcode(std::mt19937_64 &rng)
+{
+	switch (rng() % 6) {
+	case 0: return kOpAck;
+	case 1: return static_cast<std::uint8_t>(0x0D + rng() % 4); // READ response
+	case 2: return 0x12;                                        // ATOMIC ACKNOWLEDGE
+	case 3: return kOpCnp;
+	default: {
+		std::uint8_t op;
+		do
+			op = static_cast<std::uint8_t>(rng());
+		while (bts_data_opcode(op));
+		return op;
+	}
+	}
+}
+
+// A port other than `a` and `b`.
+std::uint16_t port_but(std::mt19937_64 &rng, std::uint16_t a, std::uint16_t b)
+{
+	std::uint16_t p;
+	do
+		p = static_cast<std::uint16_t>(rng());
+	while (p == a || p == b);
+	return p;
+}
+
+// The BTS of kind `k` (a bts_* kind) for a data packet the QP sent to its
+// peer: from the peer (the data receiver) to the QP's host, DSCP 48,
+// Not-ECT, from --sport to --bts-port; version 1, type PAUSE, the flags of
+// --bts-cacheable, --bts-cache-hit and --bts-egress (and I with --bts-int),
+// the original DS field 0x6a (DSCP 26, ECT(0)), pause --bts-pause-us, a
+// random qdepth; the original UDP header from --sport to 4791 (--int-port
+// with I), its length that of a WRITE ONLY of 4..4096 bytes, checksum 0;
+// the original BTH of an RDMA WRITE ONLY to --peer-qpn with a random PSN;
+// 16 random bytes after it (its RETH) or none, at random; unless the kind
+// says otherwise. `truncate` is how many bytes of the UDP payload to keep
+// (SIZE_MAX: all).
+Bts make_bts(const std::string &k, std::mt19937_64 &rng, const Target &t, std::size_t &truncate)
+{
+	Bts b;
+	b.saddr = t.peer;
+	b.daddr = t.dst;
+	b.sport = t.sport;
+	b.dport = t.bts_port;
+	b.ip_id = static_cast<std::uint16_t>(1 + rng() % 65535);
+	b.flags = static_cast<std::uint8_t>(t.bts_flags &
+	                                    (kBtsCacheable | kBtsCacheHit | kBtsEgress));
+	if (t.bts_int)
+		b.flags |= kBtsInt;
+	b.pause_us = t.bts_pause_us;
+	b.qdepth = static_cast<std::uint32_t>(rng());
+	b.inner_sport = t.sport;
+	b.inner_dport = t.bts_int ? t.int_port : kRocePort;
+	auto payload = static_cast<std::size_t>(4 * (1 + rng() % 1024));
+	b.inner_len = static_cast<std::uint16_t>(kUdpBytes + (t.bts_int ? kIntShimBytes : 0) +
+	                                         kBthBytes + kRethBytes + payload + kIcrcBytes);
+	b.dest_qp = t.peer_qpn;
+	b.psn = static_cast<std::uint32_t>(rng() & 0xffffff);
+	if (rng() % 2 == 0) {
+		b.extra.resize(kBtsExtraBytes);
+		for (auto &x : b.extra)
+			x = static_cast<std::uint8_t>(rng());
+	}
+	if (k == "bts_truncated") {
+		// shorter than the BTS header, the original UDP header and BTH
+		truncate = rng() % kBtsMinBytes;
+	} else if (k == "bts_bad_version") {
+		// 0 or 2..15
+		auto v = static_cast<std::uint8_t>(rng() % 15);
+		b.version = v == kBtsVersion ? 15 : v;
+	} else if (k == "bts_bad_type") {
+		b.type = static_cast<std::uint8_t>(1 + rng() % 15);
+	} else if (k == "bts_non_data") {
+		b.opcode = bts_non_data_opcode(rng);
+	} else if (k == "bts_inner_port") {
+		b.flags &= static_cast<std::uint8_t>(~kBtsInt);
+		b.inner_dport = port_but(rng, kRocePort, t.int_port);
+	} else if (k == "bts_int_mismatch") {
+		// I without the INT port, or the INT port without I
+		if (rng() % 2 == 0) {
+			b.flags |= kBtsInt;
+			b.inner_dport = kRocePort;
+		} else {
+			b.flags &= static_cast<std::uint8_t>(~kBtsInt);
+			b.inner_dport = t.int_port;
+		}
+	} else if (k == "bts_unknown_qp") {
+		b.dest_qp = unknown_qpn(rng, t.peer_qpn);
+	} else if (k == "bts_non_peer") {
+		b.saddr = t.spoof;
+	} else if (k == "bts_wrong_sport") {
+		// another flow's port, in rxe's range 0xC000..0xFFFF or
+		// anywhere; the outer sport is the original's too
+		std::uint16_t p;
+		do
+			p = static_cast<std::uint16_t>(rng() % 2 ? 0xC000 | rng() : rng());
+		while (p == t.sport);
+		b.sport = b.inner_sport = p;
+	} else if (k == "bts_over_ceiling") {
+		// well-formed: the kernel clamps the pause and takes it
+		b.pause_us = rng() % 2 ? 0xffffffffU
+		                       : static_cast<std::uint32_t>(
+						 kBtsOverCeilingUs + 1 +
+						 rng() % (0xffffffffU - kBtsOverCeilingUs));
+	} else if (k == "bts_valid") {
+		// the control: as a switch would send it
+	}
+	return b;
 }
 
 } // namespace
@@ -289,6 +428,12 @@ std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const
 	}
 	if (k.compare(0, 4, "pcn_") == 0)
 		return build(make_pcn(k, rng, t, run, p));
+	if (is_bts_kind(k)) {
+		reach = false;
+		std::size_t truncate = SIZE_MAX;
+		auto d = build_bts(make_bts(k, rng, t, truncate));
+		return truncate == SIZE_MAX ? d : truncate_udp(d, truncate);
+	}
 	auto other_qpn = [&] { return static_cast<std::uint32_t>(0x800000 + rng() % 0x7fffff); };
 	auto ack = [&](std::uint8_t syndrome) {
 		p.opcode = kOpAck;

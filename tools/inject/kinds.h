@@ -33,6 +33,16 @@ struct Target {
 	// pcn_valid sends rate reports "not congested" (0xC2) instead of
 	// decreases
 	bool pcn_inc = false;
+	// SFC BTS (specs/sfc.md §3.3-§3.4): the peer's QPN (the original
+	// BTH's DestQP), the QP's own UDP source port, the BTS port, the pause
+	// of well-formed ones (µs), their C, H and E flags, and whether they
+	// are for an INT-shimmed original (flag I, original dport int_port)
+	std::uint32_t peer_qpn = 0;
+	std::uint16_t sport = 0;
+	std::uint16_t bts_port = kBtsPort;
+	std::uint32_t bts_pause_us = 1000;
+	std::uint8_t bts_flags = 0;
+	bool bts_int = false;
 };
 
 // What a packet of a run hands on to the next: the sequence number the
@@ -53,17 +63,30 @@ extern const std::vector<std::string> kTcdKinds;
 // count and ignore ("pcn"); not in the default set
 extern const std::vector<std::string> kPcnKinds;
 
-// Every name --kinds takes: the kinds, the controls int_valid, tcd_valid
-// and pcn_valid, and the groups int, tcd and pcn.
+// bts_over_ceiling's pauses are above this (10 s, in µs): above any pause
+// the kernel takes unclamped
+constexpr std::uint32_t kBtsOverCeilingUs = 10000000;
+
+// malformed or misaddressed SFC back-to-sender packets that the QP's host
+// must count and drop ("bts"); not in the default set
+extern const std::vector<std::string> kBtsKinds;
+
+// Every name --kinds takes: the kinds, the controls int_valid, tcd_valid,
+// pcn_valid and bts_valid, bts_over_ceiling, and the groups int, tcd, pcn
+// and bts.
 std::vector<std::string> kind_names();
 
-// `kinds` with the groups ("int", "tcd", "pcn") replaced by their kinds,
+// whether `k` is a BTS kind (bts_*): one that needs Target::peer_qpn and
+// Target::sport
+bool is_bts_kind(const std::string &k);
+
+// `kinds` with the groups ("int", "tcd", "pcn", "bts") replaced by their kinds,
 // each kind once, in the order of its first appearance.
 std::vector<std::string> expand_kinds(const std::vector<std::string> &kinds);
 
-// The datagram of kind `k` (a kind, or one of the controls cnp_valid,
-// ack_psn, int_valid, tcd_valid, pcn_valid); `run` is the state of the run
-// it is part of. `reach` tells whether rxe counts it as a CNP or PCN rate
+// The datagram of kind `k` (a kind, bts_over_ceiling, or one of the
+// controls cnp_valid, ack_psn, int_valid, tcd_valid, pcn_valid,
+// bts_valid); `run` is the state of the run it is part of. `reach` tells whether rxe counts it as a CNP or PCN rate
 // report: every packet of opcode 0x81 or 0xC2 with at least a BTH after
 // UDP. The handler of CNPs and rate reports counts one it ignores
 // (cc_cnp_ignored for 0x81, cc_pcn_inc_ignored for 0xC2), that PCN
@@ -71,6 +94,8 @@ std::vector<std::string> expand_kinds(const std::vector<std::string> &kinds);
 // cc_cnp_rcvd, cc_pcn_inc_rcvd); rxe_rcv counts one it drops as
 // shorter than its opcode's headers (BTH + 16 + ICRC) in cc_cnp_ignored or
 // cc_pcn_inc_ignored by its opcode. rxe routes any other opcode elsewhere.
+// A BTS (bts_*) goes to the BTS port and is never counted as a CNP: `reach`
+// false.
 std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const Target &t,
                                RunState &run, bool &reach);
 
