@@ -22,11 +22,14 @@
  *			(the device defaults of ALGO, or of the algorithm named
  *			in the request's ALGO; each PARAM with NAME, VALUE and
  *			USER if the user set it), LINE_RATE, BASE_RTT_NS, ECN,
- *			ACK_EVERY, CNP_DSCP, ACK_DSCP, DSCP_PRIO.
+ *			ACK_EVERY, CNP_DSCP, ACK_DSCP, DSCP_PRIO, SFC,
+ *			SFC_MAX_US, SFC_MODE.
  * RXE_CC_CMD_DEV_SET   DEV_NAME and any of ALGO, PARAMS (for ALGO, or for
  *			the current default if ALGO is absent), LINE_RATE,
  *			BASE_RTT_NS, ECN, ACK_EVERY, CNP_DSCP, ACK_DSCP,
- *			DSCP_PRIO. A parameter the user set keeps its value;
+ *			DSCP_PRIO, SFC, SFC_MAX_US, SFC_MODE (these three for
+ *			QPs that start afterwards, as the others). A
+ *			parameter the user set keeps its value;
  *			the others follow LINE_RATE and BASE_RTT_NS. A warning
  *			about a legal but doubtful setting comes in the
  *			extended ACK of a successful request.
@@ -35,11 +38,12 @@
  *			DEV_NAME, QPN, ALGO, PARAMS (each PARAM with NAME,
  *			VALUE), RATE, WINDOW, STATE_NAMES (each STATE with
  *			NAME, UNIT, VALUE), QP_STATS (each STAT with NAME,
- *			VALUE).
- * RXE_CC_CMD_QP_SET    DEV_NAME, QPN, ALGO and optional PARAMS (unnamed
- *			parameters take the device defaults); switching the
- *			algorithm of a live QP is allowed, and setting the
- *			algorithm it runs changes only its parameters.
+ *			VALUE; the bts_* and pause_* ones are SFC's), SFC.
+ * RXE_CC_CMD_QP_SET    DEV_NAME, QPN, and ALGO with optional PARAMS
+ *			(unnamed parameters take the device defaults), or SFC,
+ *			or both; switching the algorithm of a live QP is
+ *			allowed, and setting the algorithm it runs changes only
+ *			its parameters. SFC 0 ends a pause in force.
  * RXE_CC_CMD_STATS_GET do with DEV_NAME, or dump: DEV_NAME, STATS (each STAT
  *			with NAME, VALUE).
  * RXE_CC_CMD_RATE_EVENT multicast on RXE_CC_MCGRP_EVENTS when a QP's rate
@@ -99,6 +103,11 @@ enum rxe_cc_attr {
 	RXE_CC_A_EVENT,			/* u32, RXE_CC_EVENT_* bits */
 	/* binary, RXE_CC_DSCPS bytes: the 802.1p priority (0..7) of each DSCP */
 	RXE_CC_A_DSCP_PRIO,
+	/* u8, 0/1: the QP takes SFC back-to-sender pauses (BTS) */
+	RXE_CC_A_SFC,
+	/* u32, us, 1..1000000: ceiling of a BTS pause and of a run of them */
+	RXE_CC_A_SFC_MAX_US,
+	RXE_CC_A_SFC_MODE,		/* u8, RXE_CC_SFC_MODE_* */
 
 	__RXE_CC_A_MAX,
 	RXE_CC_A_MAX = __RXE_CC_A_MAX - 1
@@ -142,6 +151,10 @@ enum rxe_cc_stat_attr {
 	__RXE_CC_A_ST_MAX,
 	RXE_CC_A_ST_MAX = __RXE_CC_A_ST_MAX - 1
 };
+
+/* RXE_CC_A_SFC_MODE: how a BTS updates a pause in force */
+#define RXE_CC_SFC_MODE_REPLACE	0	/* the newest BTS wins */
+#define RXE_CC_SFC_MODE_MAX	1	/* a pause may only grow */
 
 /* DSCP code points in RXE_CC_A_DSCP_PRIO */
 #define RXE_CC_DSCPS		64

@@ -321,6 +321,9 @@ int rxe_cc_init(void)
 		return -EINVAL;
 	}
 	rxe_ns_set_port2(rxe_cc_int_port);
+	err = rxe_cc_sfc_init();
+	if (err)
+		return err;
 
 	err = rxe_cc_register(&rxe_cc_fixed_ops);
 	if (err)

@@ -218,6 +218,8 @@ void rxe_cc_dev_init(struct rxe_dev *rxe, struct net_device *ndev)
 	cd->ecn = true;
 	cd->cnp_dscp = RXE_CC_DEFAULT_CNP_DSCP;
 	cd->ack_dscp = RXE_CC_DSCP_OWN;
+	cd->sfc_max_us = RXE_CC_SFC_MAX_US_DEFAULT;
+	cd->sfc_mode = RXE_CC_SFC_REPLACE;
 	rxe_pfc_dev_init(rxe, ndev);
 	rxe_pfc_set_rate(rxe, cd->netdev_rate_bps);
 
@@ -347,6 +349,9 @@ void rxe_cc_dev_get_conf(struct rxe_dev *rxe, struct rxe_cc_dev_conf *conf)
 	conf->cnp_dscp = cd->cnp_dscp;
 	conf->ack_dscp = cd->ack_dscp;
 	rxe_pfc_get_map(rxe, conf->dscp_prio);
+	conf->sfc = cd->sfc;
+	conf->sfc_max_us = cd->sfc_max_us;
+	conf->sfc_mode = cd->sfc_mode;
 	mutex_unlock(&cd->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_cc_dev_get_conf);
@@ -409,6 +414,9 @@ int rxe_cc_dev_qp_conf(struct rxe_dev *rxe, const struct rxe_cc_ops *ops,
 	qc->ack_every = cd->ack_every;
 	qc->cnp_dscp = cd->cnp_dscp;
 	qc->ack_dscp = cd->ack_dscp;
+	qc->sfc = cd->sfc;
+	qc->sfc_max_us = cd->sfc_max_us;
+	qc->sfc_mode = cd->sfc_mode;
 out:
 	mutex_unlock(&cd->lock);
 	return err;
@@ -565,6 +573,12 @@ int rxe_cc_dev_set(struct rxe_dev *rxe, const struct rxe_cc_dev_req *req,
 		cd->ack_dscp = req->ack_dscp;
 	if (req->dscp_prio)
 		rxe_pfc_set_map(rxe, req->dscp_prio);
+	if (req->has_sfc)
+		cd->sfc = req->sfc;
+	if (req->has_sfc_max_us)
+		cd->sfc_max_us = req->sfc_max_us;
+	if (req->has_sfc_mode)
+		cd->sfc_mode = req->sfc_mode;
 out:
 	mutex_unlock(&cd->lock);
 	kfree(np);

@@ -52,11 +52,13 @@ void rxe_cc_rcv_drop(struct sk_buff *skb, struct rxe_pkt_info *pkt);
 
 /*
  * Requester gate: true if the QP must not send its next data packet now.
- * Only QPs that run an algorithm or can be paused (PFC) take the slow path.
+ * Only QPs that run an algorithm or can be paused (PFC, SFC's BTS) take
+ * the slow path.
  */
 static inline bool rxe_cc_hold(struct rxe_qp *qp)
 {
-	if (likely(!READ_ONCE(qp->cc.ctx.ops) && !qp->pfc.on))
+	if (likely(!READ_ONCE(qp->cc.ctx.ops) && !qp->pfc.on &&
+		   !READ_ONCE(qp->cc.sfc_on)))
 		return false;
 	return rxe_cc_hold_slow(qp, false);
 }

@@ -204,7 +204,8 @@ static bool rxe_cc_gate_open(const struct rxe_qp *qp, u64 now)
 	u32 flags = READ_ONCE(out->flags);
 
 	if (READ_ONCE(cc->paused) || READ_ONCE(cc->ackreq) ||
-	    READ_ONCE(out->window_bytes) || READ_ONCE(cc->halted))
+	    READ_ONCE(out->window_bytes) || READ_ONCE(cc->halted) ||
+	    READ_ONCE(cc->sfc_held))
 		return false;
 	if ((flags & RXE_CC_OUT_HALT) &&
 	    rxe_cc_before(now, READ_ONCE(out->halt_ns)))
@@ -228,12 +229,14 @@ static bool rxe_cc_gate_open(const struct rxe_qp *qp, u64 now)
  * @now: the time (ktime_get_ns(); the unit tests pass their own)
  *
  * Holds the QP while its priority is paused, while its algorithm halts
- * it (RXE_CC_OUT_HALT, until rxe_cc_out.halt_ns), until the pacer's next
- * send time, or (requester) while the window is full. A held QP's timer
- * runs its task again when the wait is over. The algorithm's outputs are
- * made fresh first: its deadlines that have passed are served. A halt
+ * it (RXE_CC_OUT_HALT, until rxe_cc_out.halt_ns), (requester) while a BTS
+ * pauses it (SFC, rxe_cc_sfc.c), until the pacer's next send time, or
+ * (requester) while the window is full. A held QP's timer runs its task
+ * again when the wait is over. The algorithm's outputs are made fresh
+ * first: its deadlines that have passed are served. A halt or a BTS pause
  * earns no pacing credit: the first packet after it starts the pacer's
- * schedule afresh.
+ * schedule afresh. A BTS pause is not the algorithm's business: it is not
+ * told (specs/sfc.md §2.10).
  *
  * Return: true if the QP must not send now.
  */
@@ -242,7 +245,7 @@ VISIBLE_IF_KUNIT bool rxe_cc_hold_at(struct rxe_qp *qp, bool resp, u64 now)
 	struct rxe_dev *rxe = to_rdev(qp->ibqp.device);
 	struct rxe_cc_qp *cc = &qp->cc;
 	bool paused = false, halted = false, paced = false, window_full = false;
-	bool send = false, held;
+	bool send = false, sfc = false, held;
 	const struct rxe_cc_ops *ops;
 	struct rxe_cc_np_msg msg;
 	union rxe_cc_fb fb;
@@ -251,10 +254,26 @@ VISIBLE_IF_KUNIT bool rxe_cc_hold_at(struct rxe_qp *qp, bool resp, u64 now)
 
 	if (qp->pfc.on)
 		paused = rxe_pfc_hold(qp, now, &until);
-	if (!paused && (!READ_ONCE(cc->ctx.ops) || rxe_cc_gate_open(qp, now)))
+	/* a BTS pause in force, or one whose end the gate has not seen yet */
+	if (!resp && READ_ONCE(cc->sfc_on))
+		sfc = READ_ONCE(cc->sfc_held) ||
+		      rxe_cc_before(now, READ_ONCE(cc->sfc.end_ns));
+	if (!paused && !sfc &&
+	    (!READ_ONCE(cc->ctx.ops) || rxe_cc_gate_open(qp, now)))
 		return false;
 
 	spin_lock_bh(&cc->lock);
+	if (sfc) {
+		sfc = cc->sfc_on && rxe_cc_sfc_paused(&cc->sfc, now);
+		if (sfc) {
+			if (!paused || rxe_cc_before(until, cc->sfc.end_ns))
+				until = cc->sfc.end_ns;
+			WRITE_ONCE(cc->sfc_held, true);
+		} else if (cc->sfc_held) {
+			WRITE_ONCE(cc->pacer_fresh, true);
+			WRITE_ONCE(cc->sfc_held, false);
+		}
+	}
 	ops = cc->ctx.ops;
 	if (ops) {
 		if (paused != cc->paused) {
@@ -269,7 +288,8 @@ VISIBLE_IF_KUNIT bool rxe_cc_hold_at(struct rxe_qp *qp, bool resp, u64 now)
 		if ((cc->ctx.out.flags & RXE_CC_OUT_HALT) &&
 		    rxe_cc_before(now, cc->ctx.out.halt_ns)) {
 			halted = true;
-			if (!paused || rxe_cc_before(until, cc->ctx.out.halt_ns))
+			if ((!paused && !sfc) ||
+			    rxe_cc_before(until, cc->ctx.out.halt_ns))
 				until = cc->ctx.out.halt_ns;
 			WRITE_ONCE(cc->halted, true);
 		} else if (cc->halted) {
@@ -277,12 +297,12 @@ VISIBLE_IF_KUNIT bool rxe_cc_hold_at(struct rxe_qp *qp, bool resp, u64 now)
 			WRITE_ONCE(cc->halted, false);
 		}
 		rxe_cc_pacer_set_rate(&cc->pacer, cc->ctx.out.rate_bps);
-		if (!halted && rxe_cc_pacer_hold(&cc->pacer, now)) {
+		if (!halted && !sfc && rxe_cc_pacer_hold(&cc->pacer, now)) {
 			paced = true;
 			if (!paused || rxe_cc_before(until, cc->pacer.t_next))
 				until = cc->pacer.t_next;
 		}
-		if (!resp && !paused && !halted && !paced &&
+		if (!resp && !paused && !halted && !sfc && !paced &&
 		    cc->ctx.out.window_bytes)
 			window_full = rxe_cc_window_full(qp,
 							 cc->ctx.out.window_bytes);
@@ -290,7 +310,7 @@ VISIBLE_IF_KUNIT bool rxe_cc_hold_at(struct rxe_qp *qp, bool resp, u64 now)
 			WRITE_ONCE(cc->ackreq, false);
 	}
 	WRITE_ONCE(cc->paused, paused);
-	held = paused || halted || paced;
+	held = paused || halted || sfc || paced;
 	if (held) {
 		cc->held = true;
 		if (!(cc->tx_wait || cc->resp_wait) ||

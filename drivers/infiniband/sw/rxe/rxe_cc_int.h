@@ -10,6 +10,7 @@
  *                  wire, registry
  *   rxe_cc_conf.c  parameters and device settings: registry, pfc
  *   rxe_cc_wire.c  ECN, CNP build and checks: rxe only
+ *   rxe_cc_sfc.c   BTS receive (SFC back-to-sender pause): qp, wire
  *   rxe_cc.c       registry and system default: nothing
  *   rxe_pfc.c      PAUSE frames and the DSCP map: rxe only
  */
@@ -27,6 +28,7 @@ struct rxe_dev;
 struct rxe_qp;
 struct rxe_pkt_info;
 struct sk_buff;
+struct sock;
 struct net;
 
 /* ---- rxe_cc.c: registry ---------------------------------------------------- */
@@ -61,6 +63,9 @@ struct rxe_cc_dev_conf {
 	u8 cnp_dscp;
 	u8 ack_dscp;
 	u8 dscp_prio[RXE_PFC_DSCPS];
+	bool sfc;
+	u32 sfc_max_us;
+	u8 sfc_mode;
 };
 
 void rxe_cc_dev_get_conf(struct rxe_dev *rxe, struct rxe_cc_dev_conf *conf);
@@ -85,6 +90,12 @@ struct rxe_cc_dev_req {
 	u8 ack_dscp;
 	bool has_ack_dscp;
 	const u8 *dscp_prio;		/* RXE_PFC_DSCPS values, or NULL */
+	u8 sfc;
+	bool has_sfc;
+	u32 sfc_max_us;
+	bool has_sfc_max_us;
+	u8 sfc_mode;
+	bool has_sfc_mode;
 };
 
 int rxe_cc_dev_set(struct rxe_dev *rxe, const struct rxe_cc_dev_req *req,
@@ -99,6 +110,9 @@ struct rxe_cc_qp_conf {
 	u32 ack_every;
 	u8 cnp_dscp;
 	u8 ack_dscp;
+	bool sfc;
+	u32 sfc_max_us;
+	u8 sfc_mode;
 };
 
 int rxe_cc_dev_qp_conf(struct rxe_dev *rxe, const struct rxe_cc_ops *ops,
@@ -114,6 +128,7 @@ bool rxe_cc_cnp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
 		      struct rxe_qp *qp);
 void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg);
 bool rxe_cc_int_pkt(const struct sk_buff *skb);
+bool rxe_cc_from_peer(const struct rxe_qp *qp, const struct sk_buff *skb);
 
 /* The opcodes that carry an INT shim back: ACK (and NAK), atomic ACK */
 static inline bool rxe_cc_int_ack_op(u8 opcode)
@@ -147,11 +162,16 @@ struct rxe_cc_qp_info {
 	u64 state[RXE_CC_MAX_STATE];
 	struct rxe_cc_qp_stats stats;
 	bool int_tx;
+	bool sfc_on;
+	struct rxe_cc_sfc sfc;
+	u64 now;
 };
 
 void rxe_cc_qp_snapshot(struct rxe_qp *qp, struct rxe_cc_qp_info *info);
 int rxe_cc_qp_set(struct rxe_qp *qp, const struct rxe_cc_ops *ops,
 		  const struct nlattr *params, struct netlink_ext_ack *extack);
+int rxe_cc_qp_set_sfc(struct rxe_qp *qp, bool on,
+		      struct netlink_ext_ack *extack);
 
 /* Account the events a hook left (taken under the QP's lock) per device. */
 static inline void rxe_cc_count_events(struct rxe_dev *rxe, u32 ev)
@@ -161,6 +181,13 @@ static inline void rxe_cc_count_events(struct rxe_dev *rxe, u32 ev)
 	if (ev & RXE_CC_EV_RATE_INC)
 		rxe_counter_inc(rxe, RXE_CNT_CC_RATE_INC);
 }
+
+/* ---- rxe_cc_sfc.c: BTS ---------------------------------------------------- */
+
+/* UDP port of BTS (module parameter bts_port), 0 = none */
+extern u16 rxe_cc_bts_port;
+int rxe_cc_bts_recv(struct sock *sk, struct sk_buff *skb);
+int rxe_cc_sfc_init(void);
 
 /* ---- rxe_cc_stats.c -------------------------------------------------------- */
 

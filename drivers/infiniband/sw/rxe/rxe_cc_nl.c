@@ -36,6 +36,9 @@ VISIBLE_IF_KUNIT const struct nla_policy rxe_cc_policy[RXE_CC_A_MAX + 1] = {
 	[RXE_CC_A_ACK_DSCP] = { .type = NLA_U8 },
 	[RXE_CC_A_QPN] = { .type = NLA_U32 },
 	[RXE_CC_A_DSCP_PRIO] = NLA_POLICY_EXACT_LEN(RXE_CC_DSCPS),
+	[RXE_CC_A_SFC] = NLA_POLICY_MAX(NLA_U8, 1),
+	[RXE_CC_A_SFC_MAX_US] = { .type = NLA_U32 },
+	[RXE_CC_A_SFC_MODE] = NLA_POLICY_MAX(NLA_U8, RXE_CC_SFC_MODE_MAX),
 };
 EXPORT_SYMBOL_IF_KUNIT(rxe_cc_policy);
 
@@ -254,7 +257,10 @@ static int rxe_cc_fill_dev(struct sk_buff *msg, struct genl_info *info,
 	    nla_put_u32(msg, RXE_CC_A_ACK_EVERY, conf->ack_every) ||
 	    nla_put_u8(msg, RXE_CC_A_CNP_DSCP, conf->cnp_dscp) ||
 	    nla_put_u8(msg, RXE_CC_A_ACK_DSCP, conf->ack_dscp) ||
-	    nla_put(msg, RXE_CC_A_DSCP_PRIO, RXE_CC_DSCPS, conf->dscp_prio)) {
+	    nla_put(msg, RXE_CC_A_DSCP_PRIO, RXE_CC_DSCPS, conf->dscp_prio) ||
+	    nla_put_u8(msg, RXE_CC_A_SFC, conf->sfc) ||
+	    nla_put_u32(msg, RXE_CC_A_SFC_MAX_US, conf->sfc_max_us) ||
+	    nla_put_u8(msg, RXE_CC_A_SFC_MODE, conf->sfc_mode)) {
 		genlmsg_cancel(msg, hdr);
 		goto out;
 	}
@@ -410,6 +416,24 @@ VISIBLE_IF_KUNIT int rxe_cc_dev_req_parse(struct nlattr **a,
 		}
 		req->dscp_prio = prio;
 	}
+	if (a[RXE_CC_A_SFC]) {
+		req->sfc = nla_get_u8(a[RXE_CC_A_SFC]);
+		req->has_sfc = true;
+	}
+	if (a[RXE_CC_A_SFC_MAX_US]) {
+		req->sfc_max_us = nla_get_u32(a[RXE_CC_A_SFC_MAX_US]);
+		if (!req->sfc_max_us ||
+		    req->sfc_max_us > RXE_CC_SFC_MAX_US_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a[RXE_CC_A_SFC_MAX_US],
+					    "SFC pause ceiling must be 1 us to 1 s");
+			return -ERANGE;
+		}
+		req->has_sfc_max_us = true;
+	}
+	if (a[RXE_CC_A_SFC_MODE]) {
+		req->sfc_mode = nla_get_u8(a[RXE_CC_A_SFC_MODE]);
+		req->has_sfc_mode = true;
+	}
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_cc_dev_req_parse);
@@ -437,11 +461,17 @@ out:
 
 /* ---- QP_GET / QP_SET ----------------------------------------------------- */
 
+/*
+ * A QP's counters, its bytes in flight and acknowledged, and its BTS
+ * pauses (SFC) at @now.
+ */
 static int rxe_cc_put_qp_stats(struct sk_buff *msg,
 			       const struct rxe_cc_qp_stats *st,
-			       u64 inflight_bytes, u64 acked_bytes)
+			       u64 inflight_bytes, u64 acked_bytes,
+			       const struct rxe_cc_sfc *sfc, u64 now)
 {
 	struct nlattr *nest = nla_nest_start(msg, RXE_CC_A_QP_STATS);
+	u64 left = rxe_cc_sfc_paused(sfc, now) ? sfc->end_ns - now : 0;
 
 	if (!nest ||
 	    rxe_cc_put_stat(msg, "cnp_rx", st->cnp_rx) ||
@@ -454,7 +484,18 @@ static int rxe_cc_put_qp_stats(struct sk_buff *msg,
 	    rxe_cc_put_stat(msg, "rate_inc", st->rate_inc) ||
 	    rxe_cc_put_stat(msg, "retx_pkts", st->retx_pkts) ||
 	    rxe_cc_put_stat(msg, "inflight_bytes", inflight_bytes) ||
-	    rxe_cc_put_stat(msg, "acked_bytes", acked_bytes))
+	    rxe_cc_put_stat(msg, "acked_bytes", acked_bytes) ||
+	    rxe_cc_put_stat(msg, "bts_rx", sfc->bts_rx) ||
+	    rxe_cc_put_stat(msg, "bts_cache", sfc->bts_cache) ||
+	    rxe_cc_put_stat(msg, "bts_clamped", sfc->bts_clamped) ||
+	    rxe_cc_put_stat(msg, "bts_capped", sfc->bts_capped) ||
+	    rxe_cc_put_stat(msg, "pause_starts", sfc->pause_starts) ||
+	    rxe_cc_put_stat(msg, "pause_last_us", sfc->last_pause_us) ||
+	    rxe_cc_put_stat(msg, "pause_left_us",
+			    div_u64(left, NSEC_PER_USEC)) ||
+	    rxe_cc_put_stat(msg, "paused_us",
+			    div_u64(rxe_cc_sfc_paused_total(sfc, now),
+				    NSEC_PER_USEC)))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -486,7 +527,8 @@ static int rxe_cc_fill_qp(struct sk_buff *msg, struct genl_info *info,
 	    (qi->ops && rxe_cc_put_state(msg, RXE_CC_A_STATE_NAMES, qi->ops,
 					 qi->state)) ||
 	    rxe_cc_put_qp_stats(msg, &qi->stats, qi->inflight_bytes,
-				qi->acked_bytes))
+				qi->acked_bytes, &qi->sfc, qi->now) ||
+	    nla_put_u8(msg, RXE_CC_A_SFC, qi->sfc_on))
 		goto cancel;
 	genlmsg_end(msg, hdr);
 	err = 0;
@@ -593,11 +635,20 @@ static int rxe_cc_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct rxe_qp *qp;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, RXE_CC_A_ALGO))
+	if (!info->attrs[RXE_CC_A_SFC] &&
+	    GENL_REQ_ATTR_CHECK(info, RXE_CC_A_ALGO))
 		return -EINVAL;
-	err = rxe_cc_get_algo(info->attrs, info->extack, &ops);
-	if (err)
-		return err;
+	if (!info->attrs[RXE_CC_A_ALGO] && info->attrs[RXE_CC_A_PARAMS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RXE_CC_A_PARAMS],
+				    "parameters need the algorithm they are for");
+		return -EINVAL;
+	}
+	ops = NULL;
+	if (info->attrs[RXE_CC_A_ALGO]) {
+		err = rxe_cc_get_algo(info->attrs, info->extack, &ops);
+		if (err)
+			return err;
+	}
 	rxe = rxe_cc_get_dev(info);
 	if (IS_ERR(rxe)) {
 		err = PTR_ERR(rxe);
@@ -608,8 +659,19 @@ static int rxe_cc_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(qp);
 		goto put_dev;
 	}
-	err = rxe_cc_qp_set(qp, ops, info->attrs[RXE_CC_A_PARAMS],
-			    info->extack);
+	err = 0;
+	/* all or nothing: SFC is for RC QPs */
+	if (info->attrs[RXE_CC_A_SFC] && qp_type(qp) != IB_QPT_RC) {
+		NL_SET_ERR_MSG(info->extack, "SFC pauses RC QPs only");
+		err = -EOPNOTSUPP;
+	}
+	if (!err && info->attrs[RXE_CC_A_ALGO])
+		err = rxe_cc_qp_set(qp, ops, info->attrs[RXE_CC_A_PARAMS],
+				    info->extack);
+	if (!err && info->attrs[RXE_CC_A_SFC])
+		err = rxe_cc_qp_set_sfc(qp,
+					nla_get_u8(info->attrs[RXE_CC_A_SFC]),
+					info->extack);
 	rxe_put(qp);
 put_dev:
 	ib_device_put(&rxe->ib_dev);
@@ -722,7 +784,8 @@ static void rxe_cc_nl_rate_event(void *data, struct rxe_qp *qp, u64 rate_bps,
 	    rxe_cc_put_state(msg, RXE_CC_A_STATE_NAMES, ops, state) ||
 	    rxe_cc_put_qp_stats(msg, &qp->cc.stats,
 				READ_ONCE(qp->cc.inflight.bytes),
-				READ_ONCE(qp->cc.inflight.acked_bytes))) {
+				READ_ONCE(qp->cc.inflight.acked_bytes),
+				&qp->cc.sfc, now)) {
 		nlmsg_free(msg);
 		return;
 	}

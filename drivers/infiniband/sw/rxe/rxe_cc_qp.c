@@ -324,6 +324,12 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 	WRITE_ONCE(cc->tcd, ops && (ops->wire & RXE_CC_WIRE_TCD));
 	WRITE_ONCE(cc->cap, cc->int_cap || cc->tcd ||
 		   (ops && (ops->wire & RXE_CC_WIRE_PCN)));
+	/* SFC is the QP's own from its start on: a new algorithm keeps it */
+	if (!cc->started) {
+		cc->sfc_max_us = qc->sfc_max_us;
+		cc->sfc_mode = qc->sfc_mode;
+		WRITE_ONCE(cc->sfc_on, qc->sfc && qp_type(qp) == IB_QPT_RC);
+	}
 	/* the gate asks again whether the next packet fills a window */
 	WRITE_ONCE(cc->ackreq, false);
 	if (retune && ops->on_timer)
@@ -407,6 +413,9 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	WRITE_ONCE(cc->cap, false);
 	memset(&cc->tcd_marks, 0, sizeof(cc->tcd_marks));
 	WRITE_ONCE(cc->ect, false);
+	WRITE_ONCE(cc->sfc_on, false);
+	WRITE_ONCE(cc->sfc_held, false);
+	memset(&cc->sfc, 0, sizeof(cc->sfc));
 	cc->started = false;
 	cc->last_rate = 0;
 	cc->unused_ns = 0;
@@ -513,6 +522,54 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_cc_qp_set);
 
+/**
+ * rxe_cc_qp_set_sfc - let a QP take BTS or not (netlink)
+ * @qp: an RC QP
+ * @on: whether it takes them
+ * @extack: where to say what is wrong
+ *
+ * A QP that has not reached RTR yet starts with this setting instead of
+ * the device's. Turned off, a QP's pause in force ends at once.
+ *
+ * Return: 0, or -EOPNOTSUPP for a QP that is not RC.
+ */
+int rxe_cc_qp_set_sfc(struct rxe_qp *qp, bool on,
+		      struct netlink_ext_ack *extack)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+	struct rxe_cc_qp_conf *qc;
+	int err;
+
+	if (qp_type(qp) != IB_QPT_RC) {
+		NL_SET_ERR_MSG(extack, "SFC pauses RC QPs only");
+		return -EOPNOTSUPP;
+	}
+	/* not started: start it now (the device's algorithm), then set */
+	if (!READ_ONCE(cc->started)) {
+		qc = kmalloc(sizeof(*qc), GFP_KERNEL);
+		if (!qc)
+			return -ENOMEM;
+		err = rxe_cc_dev_qp_conf(to_rdev(qp->ibqp.device), NULL, qc);
+		if (!err)
+			err = rxe_cc_qp_install(qp, qc, extack);
+		kfree(qc);
+		if (err)
+			return err;
+	}
+	spin_lock_bh(&cc->lock);
+	WRITE_ONCE(cc->sfc_on, on);
+	if (!on && rxe_cc_sfc_paused(&cc->sfc, ktime_get_ns())) {
+		cc->sfc.end_ns = ktime_get_ns();
+		if (cc->tx_wait) {
+			cc->wait_ns = cc->sfc.end_ns;
+			rxe_cc_arm(qp, cc->wait_ns);
+		}
+	}
+	spin_unlock_bh(&cc->lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_qp_set_sfc);
+
 void rxe_cc_qp_snapshot(struct rxe_qp *qp, struct rxe_cc_qp_info *info)
 {
 	struct rxe_cc_qp *cc = &qp->cc;
@@ -534,6 +591,9 @@ void rxe_cc_qp_snapshot(struct rxe_qp *qp, struct rxe_cc_qp_info *info)
 	info->int_tx = READ_ONCE(cc->int_tx);
 	info->inflight_bytes = READ_ONCE(cc->inflight.bytes);
 	info->acked_bytes = READ_ONCE(cc->inflight.acked_bytes);
+	info->sfc_on = cc->sfc_on;
+	info->sfc = cc->sfc;
+	info->now = now;
 	spin_unlock_bh(&cc->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_cc_qp_snapshot);

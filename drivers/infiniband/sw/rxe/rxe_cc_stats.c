@@ -28,6 +28,12 @@ static const enum rxe_counters rxe_cc_stat_ids[] = {
 	RXE_CNT_CC_INT_ACK_TX,
 	RXE_CNT_CC_INT_RX,
 	RXE_CNT_CC_INT_BAD,
+	RXE_CNT_CC_BTS_RCVD,
+	RXE_CNT_CC_BTS_BAD,
+	RXE_CNT_CC_BTS_NO_QP,
+	RXE_CNT_CC_BTS_IGNORED,
+	RXE_CNT_CC_BTS_CLAMPED,
+	RXE_CNT_CC_BTS_CAPPED,
 };
 
 unsigned int rxe_cc_stat_count(void)
@@ -118,6 +124,18 @@ int rxe_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 					  info->stats.retx_pkts))
 			goto cancel;
 	}
+	/* SFC: the UDP source port a BTS must name, and the pauses */
+	if (info->sfc_on &&
+	    (rxe_cc_put_driver_u64(msg, "cc_sfc_sport",
+				   READ_ONCE(qp->src_port)) ||
+	     rxe_cc_put_driver_u64(msg, "cc_bts_rx", info->sfc.bts_rx) ||
+	     rxe_cc_put_driver_u64(msg, "cc_pause_starts",
+				   info->sfc.pause_starts) ||
+	     rxe_cc_put_driver_u64(msg, "cc_paused_us",
+				   div_u64(rxe_cc_sfc_paused_total(&info->sfc,
+								   info->now),
+					   NSEC_PER_USEC))))
+		goto cancel;
 	nla_nest_end(msg, table);
 	err = 0;
 	goto out;

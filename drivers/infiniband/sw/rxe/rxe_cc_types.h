@@ -16,6 +16,7 @@
 #include <rdma/rxe_cc.h>
 
 #include "rxe_cc.h"
+#include "rxe_cc_sfc.h"
 
 /**
  * struct rxe_cc_qp_stats - per-QP counters, written under rxe_cc_qp.lock
@@ -79,6 +80,12 @@ struct rxe_cc_qp_stats {
  *	and its completer delivers the echoes it gets (RXE_CC_FB_TCD)
  * @cap: the QP's packets carry CAP (@int_cap or @tcd)
  * @tcd_marks: marks of received data not echoed yet
+ * @sfc_on: the QP takes BTS (SFC back-to-sender pauses); read locklessly
+ * @sfc_max_us: ceiling of its pauses and of a run of them
+ * @sfc_mode: enum rxe_cc_sfc_mode
+ * @sfc_held: a gate decision found a BTS pause in force; the first one
+ *	after its end starts the pacer afresh (read locklessly)
+ * @sfc: the pause, its hold budget and counters
  * @unused_ns: unused pacing credit not yet added to the device counter
  * @last_rate: rate last reported by a tracepoint/event
  * @inflight: request packets in flight
@@ -114,6 +121,11 @@ struct rxe_cc_qp {
 	bool tcd;
 	bool cap;
 	struct rxe_cc_tcd_marks tcd_marks;
+	bool sfc_on;
+	u32 sfc_max_us;
+	u8 sfc_mode;
+	bool sfc_held;
+	struct rxe_cc_sfc sfc;
 	u64 unused_ns;
 	u64 last_rate;
 	struct rxe_cc_inflight inflight;
@@ -151,6 +163,9 @@ struct rxe_cc_dev_params {
  * @ack_every: AckReq policy for CC QPs, 0 = upstream
  * @cnp_dscp: DSCP of CNPs
  * @ack_dscp: DSCP of ACKs of CC QPs, RXE_CC_DSCP_OWN = the QP's own
+ * @sfc: new QPs take BTS (SFC back-to-sender pauses)
+ * @sfc_max_us: their ceiling of a pause and of a run of pauses
+ * @sfc_mode: how a BTS updates a pause in force (enum rxe_cc_sfc_mode)
  */
 struct rxe_cc_dev {
 	struct list_head node;
@@ -164,6 +179,9 @@ struct rxe_cc_dev {
 	u32 ack_every;
 	u8 cnp_dscp;
 	u8 ack_dscp;
+	bool sfc;
+	u32 sfc_max_us;
+	u8 sfc_mode;
 };
 
 #define RXE_CC_DSCP_OWN		0xff

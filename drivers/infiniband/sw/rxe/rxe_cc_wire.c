@@ -91,8 +91,7 @@ u8 rxe_cc_skb_dscp(const struct sk_buff *skb)
 }
 
 /* Did @skb come from the peer of @qp (its IP source is the QP's path)? */
-static bool rxe_cc_from_peer(const struct rxe_qp *qp,
-			     const struct sk_buff *skb)
+bool rxe_cc_from_peer(const struct rxe_qp *qp, const struct sk_buff *skb)
 {
 	const struct rxe_av *av = &qp->pri_av;
 

@@ -5,10 +5,12 @@
  * Every network namespace that holds at least one rxe device gets its own
  * pair of RoCEv2 UDP tunnel sockets (IPv4 and IPv6, port 4791), and a second
  * pair on another port if one was set with rxe_ns_set_port2() (a port that
- * carries RoCEv2 with a shim before the BTH). The sockets are opened when the
- * first rxe device is created on a netdev of that namespace and closed when
- * the last such device is freed, so namespaces without rxe devices never have
- * the ports taken.
+ * carries RoCEv2 with a shim before the BTH), and a third pair with its own
+ * receive function if one was set with rxe_ns_set_port3() (SFC's
+ * back-to-sender packets, which are not RoCEv2). The sockets are opened
+ * when the first rxe device is created on a netdev of that namespace and
+ * closed when the last such device is freed, so namespaces without rxe
+ * devices never have the ports taken.
  *
  * Lifetime: neither rxe devices nor their per-QP kernel sockets hold a
  * reference on the namespace. Instead the namespace exit handler waits until
@@ -37,12 +39,16 @@ struct rxe_ns {
 	struct socket		*sk6;
 	struct socket		*sk4_2;	/* on rxe_ns_port2, if set */
 	struct socket		*sk6_2;
+	struct socket		*sk4_3;	/* on rxe_ns_port3, if set */
+	struct socket		*sk6_3;
 	unsigned int		ndev;	/* attached rxe devices; written under rxe_ns_lock */
 	wait_queue_head_t	wait;
 };
 
 static unsigned int rxe_ns_id __read_mostly;
 static u16 rxe_ns_port2 __read_mostly;
+static u16 rxe_ns_port3 __read_mostly;
+static udp_tunnel_encap_rcv_t rxe_ns_rcv3 __read_mostly;
 
 /* serialises socket open/close and the device count of every namespace */
 static DEFINE_MUTEX(rxe_ns_lock);
@@ -52,7 +58,8 @@ static struct rxe_ns *rxe_ns_get(struct net *net)
 	return net_generic(net, rxe_ns_id);
 }
 
-static struct socket *rxe_ns_udp_open(struct net *net, bool ipv6, u16 port)
+static struct socket *rxe_ns_udp_open(struct net *net, bool ipv6, u16 port,
+				      udp_tunnel_encap_rcv_t rcv)
 {
 	struct udp_tunnel_sock_cfg tnl_cfg = {};
 	struct udp_port_cfg udp_cfg = {};
@@ -72,7 +79,7 @@ static struct socket *rxe_ns_udp_open(struct net *net, bool ipv6, u16 port)
 		return ERR_PTR(err);
 
 	tnl_cfg.encap_type = 1;
-	tnl_cfg.encap_rcv = rxe_udp_encap_recv;
+	tnl_cfg.encap_rcv = rcv;
 	setup_udp_tunnel_sock(net, sock, &tnl_cfg);
 
 	return sock;
@@ -88,6 +95,8 @@ static void rxe_ns_release(struct socket **sk)
 
 static void rxe_ns_close(struct rxe_ns *ns)
 {
+	rxe_ns_release(&ns->sk6_3);
+	rxe_ns_release(&ns->sk4_3);
 	rxe_ns_release(&ns->sk6_2);
 	rxe_ns_release(&ns->sk4_2);
 	rxe_ns_release(&ns->sk6);
@@ -95,12 +104,13 @@ static void rxe_ns_close(struct rxe_ns *ns)
 }
 
 /* the IPv4 and IPv6 sockets on @port, or none if IPv6 is not supported */
-static int rxe_ns_open_port(struct net *net, u16 port, struct socket **sk4,
+static int rxe_ns_open_port(struct net *net, u16 port,
+			    udp_tunnel_encap_rcv_t rcv, struct socket **sk4,
 			    struct socket **sk6)
 {
 	struct socket *sock;
 
-	sock = rxe_ns_udp_open(net, false, port);
+	sock = rxe_ns_udp_open(net, false, port, rcv);
 	if (IS_ERR(sock)) {
 		pr_err("failed to open the IPv4 socket on UDP port %u: %pe\n",
 		       port, sock);
@@ -111,7 +121,7 @@ static int rxe_ns_open_port(struct net *net, u16 port, struct socket **sk4,
 	if (!IS_ENABLED(CONFIG_IPV6))
 		return 0;
 
-	sock = rxe_ns_udp_open(net, true, port);
+	sock = rxe_ns_udp_open(net, true, port, rcv);
 	if (PTR_ERR(sock) == -EAFNOSUPPORT) {
 		pr_warn_once("IPv6 is not supported, no UDPv6 socket\n");
 		return 0;
@@ -130,10 +140,14 @@ static int rxe_ns_open(struct net *net, struct rxe_ns *ns)
 {
 	int err;
 
-	err = rxe_ns_open_port(net, ROCE_V2_UDP_DPORT, &ns->sk4, &ns->sk6);
+	err = rxe_ns_open_port(net, ROCE_V2_UDP_DPORT, rxe_udp_encap_recv,
+			       &ns->sk4, &ns->sk6);
 	if (!err && rxe_ns_port2)
-		err = rxe_ns_open_port(net, rxe_ns_port2, &ns->sk4_2,
-				       &ns->sk6_2);
+		err = rxe_ns_open_port(net, rxe_ns_port2, rxe_udp_encap_recv,
+				       &ns->sk4_2, &ns->sk6_2);
+	if (!err && rxe_ns_port3)
+		err = rxe_ns_open_port(net, rxe_ns_port3, rxe_ns_rcv3,
+				       &ns->sk4_3, &ns->sk6_3);
 	if (err)
 		rxe_ns_close(ns);
 	return err;
@@ -149,6 +163,21 @@ static int rxe_ns_open(struct net *net, struct rxe_ns *ns)
 void rxe_ns_set_port2(u16 port)
 {
 	rxe_ns_port2 = port;
+}
+
+/**
+ * rxe_ns_set_port3 - receive another protocol on a third UDP port
+ * @port: the port, 0 for none
+ * @rcv: what receives its packets (as a UDP tunnel's encap_rcv)
+ *
+ * For namespaces whose sockets open afterwards: call it before the first
+ * rxe device is created.
+ */
+void rxe_ns_set_port3(u16 port,
+		      int (*rcv)(struct sock *sk, struct sk_buff *skb))
+{
+	rxe_ns_rcv3 = rcv;
+	rxe_ns_port3 = port;
 }
 
 /**

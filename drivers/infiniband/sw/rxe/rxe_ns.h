@@ -10,6 +10,7 @@
 
 struct net;
 struct sock;
+struct sk_buff;
 struct rxe_dev;
 
 int rxe_ns_init(void);
@@ -20,5 +21,7 @@ void rxe_ns_dev_detach(struct rxe_dev *rxe);
 
 struct sock *rxe_ns_sk6(struct net *net);
 void rxe_ns_set_port2(u16 port);
+void rxe_ns_set_port3(u16 port,
+		      int (*rcv)(struct sock *sk, struct sk_buff *skb));
 
 #endif /* RXE_NS_H */
