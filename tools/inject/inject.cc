@@ -10,8 +10,14 @@
 // ACKs with a TCD mark echo that ACC must not see, with (--tcd-valid) one
 // it must take as their control; and (--kinds pcn...) PCN CNPs and rate
 // reports that PCN must count and ignore, with (--pcn-valid) well-formed
-// decrease CNPs as their control (Documentation/rxe-cc/testing.rst).
+// decrease CNPs as their control; and (--kinds bts...) SFC back-to-sender
+// packets (BTS) to --bts-port, malformed or matching none of the host's
+// QPs, that the QP's host must count and drop, with (--bts-valid)
+// well-formed ones that pause the QP as their control and (--kinds
+// bts_over_ceiling) well-formed ones whose pause the host must clamp; a BTS
+// is never counted as a CNP (Documentation/rxe-cc/testing.rst).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <chrono>
@@ -29,6 +35,7 @@
 
 #include "kinds.h"
 
+using rxecc::inject::kBtsKinds;
 using rxecc::inject::kIntKinds;
 using rxecc::inject::kKinds;
 using rxecc::inject::kPcnKinds;
@@ -116,7 +123,41 @@ reports (those two counters, or cc_pcn_bad for a report PCN refuses):
   pcn_no_rate          a decrease without RATE_VALID (RecRate --pcn-rate)
   pcn_valid            (only with --pcn-valid or --kinds pcn_valid) the control: a
                        well-formed decrease from the peer (with --pcn-inc a rate
-                       report 0xC2): taken by PCN, by no other algorithm)";
+                       report 0xC2): taken by PCN, by no other algorithm
+The BTS kinds ("bts" selects them all; not in the default set; none counted
+as a CNP) are SFC back-to-sender packets (no BTH of their own, no ICRC) for a
+data packet the QP sent to its peer: from --peer to --dst, DSCP 48, Not-ECT,
+UDP from --sport to --bts-port (checksum 0); the 12-byte BTS header: version 1,
+type 0 (PAUSE), the flags C, H, E of --bts-cacheable, --bts-cache-hit and
+--bts-egress (and I with --bts-int), the original DS field 0x6a (DSCP 26,
+ECT(0)), pause --bts-pause-us, a random qdepth; the original UDP header from
+--sport to 4791 (with --bts-int: --int-port), checksum 0; the original BTH, an
+RDMA WRITE ONLY (0x0A) to --peer-qpn with a random PSN; then 16 random bytes
+or none. Each kind breaks one of these; what the QP's host, running SFC,
+counts:
+  bts_truncated        a UDP payload of 0..31 bytes: cc_bts_bad
+  bts_bad_version      version 0 or 2..15: cc_bts_bad
+  bts_bad_type         type 1..15: cc_bts_bad
+  bts_non_data         the original opcode an ACK (0x11), a READ response
+                       (0x0D..0x10), an atomic ACK (0x12), a CNP (0x81) or any
+                       other but a request carrying data: cc_bts_bad
+  bts_inner_port       the original dport neither 4791 nor --int-port, flag I
+                       clear: cc_bts_bad
+  bts_int_mismatch     flag I with the original dport 4791, or the original
+                       dport --int-port without I: cc_bts_bad
+  bts_unknown_qp       to a peer QPN no rxe QP has (--peer-qpn with bit 23
+                       flipped, or 0x800000..0xfffffe): cc_bts_no_qp
+  bts_non_peer         from --spoof: cc_bts_no_qp
+  bts_wrong_sport      the original (and outer) sport one other than --sport:
+                       cc_bts_no_qp
+  bts_over_ceiling     (only with --kinds bts_over_ceiling) well-formed, pause
+                       0xffffffff or 10000001..0xffffffff us: clamped to the
+                       ceiling and taken: cc_bts_rcvd and cc_bts_clamped
+  bts_valid            (only with --bts-valid or --kinds bts_valid) the control:
+                       well-formed: taken, cc_bts_rcvd
+On a QP or device that does not run SFC, a BTS that would be taken counts in
+cc_bts_ignored instead; on a QP that has used its hold budget, in
+cc_bts_capped.)";
 
 bool parse_ip(const std::string &s, std::uint32_t &out)
 {
@@ -134,18 +175,20 @@ int main(int argc, char **argv)
 	CLI::App app{
 		"rxecc-inject: send forged RoCEv2 CNPs and ACKs (the int kinds: HPCC INT ACKs, "
 		"with the INT shim; the tcd kinds: ACKs with a TCD mark echo; the pcn kinds: PCN "
-		"CNPs and rate reports) at an rxe QP over "
+		"CNPs and rate reports; the bts kinds: SFC back-to-sender packets to --bts-port) "
+		"at an rxe QP over "
 		"a raw IPv4 socket (needs CAP_NET_RAW) and print how many of each kind were sent, "
 		"and how many of them rxe counts (\"counted as CNPs\"): as CNPs (opcode 0x81) or "
 		"PCN rate reports (0xC2) that it ignores (cc_cnp_ignored, cc_pcn_inc_ignored), "
-		"that PCN refuses (cc_pcn_bad) or, the controls, that it takes."};
+		"that PCN refuses (cc_pcn_bad) or, the controls, that it takes (never a BTS)."};
 	app.footer(kKindsHelp);
 	std::string peer_s, spoof_s, dst_s;
 	Target t;
 	unsigned count = 100;
 	std::uint64_t seed = 0;
 	bool seed_given = false, valid = false, int_valid = false, tcd_valid = false,
-	     pcn_valid = false;
+	     pcn_valid = false, bts_valid = false, bts_cacheable = false, bts_cache_hit = false,
+	     bts_egress = false;
 	std::vector<std::string> kinds;
 	double gap_us = 200;
 	app.add_option("--peer", peer_s,
@@ -174,7 +217,11 @@ int main(int argc, char **argv)
 	kinds_help += "; \"pcn\": all of";
 	for (const auto &k : kPcnKinds)
 		kinds_help += " " + k;
-	kinds_help += "; also int_valid, tcd_valid and pcn_valid; see below)";
+	kinds_help += "; \"bts\": all of";
+	for (const auto &k : kBtsKinds)
+		kinds_help += " " + k;
+	kinds_help += "; also int_valid, tcd_valid, pcn_valid, bts_valid and bts_over_ceiling; "
+		      "see below)";
 	app.add_option("--kinds", kinds, kinds_help)->delimiter(',')->check(CLI::IsMember(names));
 	app.add_flag("--valid", valid,
 	             "send only well-formed CNPs from the peer (the control: they must act)");
@@ -219,15 +266,45 @@ int main(int argc, char **argv)
 	               "the sequence number of the first PCN packet (default 0); the others "
 	               "count up by one, but pcn_old_seq's are 1..2^30 behind it")
 		->check(CLI::Range(0U, 0xffffffffU));
+	app.add_flag("--bts-valid", bts_valid,
+	             "send only well-formed BTS from the peer (pause --bts-pause-us), kind "
+	             "bts_valid (the control of the bts kinds: the QP's host must take them, "
+	             "cc_bts_rcvd)");
+	auto *peer_qpn_opt =
+		app.add_option("--peer-qpn", t.peer_qpn,
+	                       "the bts kinds: the QP's peer's QPN (the DestQP of the QP's data "
+	                       "packets, which a BTS carries back); needed by the bts kinds")
+			->check(CLI::Range(1U, 0xffffffU));
+	auto *sport_opt = app.add_option("--sport", t.sport,
+	                                 "the bts kinds: the QP's own UDP source port (that of "
+	                                 "its data packets); needed by the bts kinds")
+	                          ->check(CLI::Range(1, 65535));
+	app.add_option("--bts-port", t.bts_port,
+	               "the UDP destination port of the bts kinds: rdma_rxe's bts_port (default "
+	               "4793); neither 4791 nor --int-port")
+		->check(CLI::Range(1, 65535));
+	app.add_option("--bts-pause-us", t.bts_pause_us,
+	               "the pause of the well-formed BTS in microseconds (default 1000); "
+	               "bts_over_ceiling's are above 10000000")
+		->check(CLI::Range(0U, 0xffffffffU));
+	app.add_flag("--bts-cacheable", bts_cacheable,
+	             "the bts kinds: set flag C (cacheable: congestion on a server-facing port)");
+	app.add_flag("--bts-cache-hit", bts_cache_hit,
+	             "the bts kinds: set flag H (generated from the switch's pause cache)");
+	app.add_flag("--bts-egress", bts_egress, "the bts kinds: set flag E (egress-variant BTS)");
+	app.add_flag("--bts-int", t.bts_int,
+	             "the bts kinds: BTS for an INT-shimmed packet (flag I, the original dport "
+	             "--int-port) instead of a plain one (4791); bts_inner_port and "
+	             "bts_int_mismatch forge their own");
 	app.add_option("--gap-us", gap_us, "pause between packets in microseconds (default 200)")
 		->check(CLI::Range(0.0, 1e6));
 	CLI11_PARSE(app, argc, argv);
 	if ((valid ? 1 : 0) + (int_valid ? 1 : 0) + (tcd_valid ? 1 : 0) + (pcn_valid ? 1 : 0) +
-	            (*ack_opt ? 1 : 0) + (kinds.empty() ? 0 : 1) >
+	            (bts_valid ? 1 : 0) + (*ack_opt ? 1 : 0) + (kinds.empty() ? 0 : 1) >
 	    1) {
 		std::fprintf(stderr,
 		             "rxecc-inject: --valid, --int-valid, --tcd-valid, --pcn-valid, "
-		             "--ack-psn and --kinds exclude each other\n");
+		             "--bts-valid, --ack-psn and --kinds exclude each other\n");
 		return 2;
 	}
 	if (t.pcn_rate > t.pcn_line) {
@@ -255,14 +332,39 @@ int main(int argc, char **argv)
 		kinds = {"tcd_valid"};
 	} else if (pcn_valid) {
 		kinds = {"pcn_valid"};
+	} else if (bts_valid) {
+		kinds = {"bts_valid"};
 	} else if (*ack_opt) {
 		kinds = {"ack_psn"};
 	} else if (kinds.empty()) {
 		kinds = kKinds;
 	} else {
-		// "int", "tcd" and "pcn" stand for their kinds; each kind once,
-		// in order
+		// "int", "tcd", "pcn" and "bts" stand for their kinds; each kind
+		// once, in order
 		kinds = rxecc::inject::expand_kinds(kinds);
+	}
+	if (std::any_of(kinds.begin(), kinds.end(), rxecc::inject::is_bts_kind)) {
+		if (!*peer_qpn_opt || !*sport_opt) {
+			std::fprintf(stderr,
+			             "rxecc-inject: the bts kinds need --peer-qpn and --sport\n");
+			return 2;
+		}
+		if (t.int_port == rxecc::inject::kRocePort) {
+			std::fprintf(
+				stderr,
+				"rxecc-inject: the bts kinds need an --int-port other than 4791\n");
+			return 2;
+		}
+		if (t.bts_port == rxecc::inject::kRocePort || t.bts_port == t.int_port) {
+			std::fprintf(
+				stderr,
+				"rxecc-inject: --bts-port must differ from 4791 and --int-port\n");
+			return 2;
+		}
+		t.bts_flags = static_cast<std::uint8_t>(
+			(bts_cacheable ? rxecc::inject::kBtsCacheable : 0) |
+			(bts_cache_hit ? rxecc::inject::kBtsCacheHit : 0) |
+			(bts_egress ? rxecc::inject::kBtsEgress : 0));
 	}
 	std::printf("rxecc-inject: seed %llu\n", static_cast<unsigned long long>(seed));
 
