@@ -156,8 +156,11 @@ counts:
   bts_valid            (only with --bts-valid or --kinds bts_valid) the control:
                        well-formed: taken, cc_bts_rcvd
 On a QP or device that does not run SFC, a BTS that would be taken counts in
-cc_bts_ignored instead; on a QP that has used its hold budget, in
-cc_bts_capped.)";
+cc_bts_ignored instead. A QP held for its ceiling (sfc_max_us) in a row takes
+no BTS for as long again: those count in cc_bts_capped (neither taken nor
+clamped). So of a run of bts_over_ceiling only the first is taken, and a run
+of bts_valid is all taken only if it holds the QP for less than the ceiling:
+(--count - 1) x --gap-us + --bts-pause-us.)";
 
 bool parse_ip(const std::string &s, std::uint32_t &out)
 {
@@ -277,7 +280,8 @@ int main(int argc, char **argv)
 			->check(CLI::Range(1U, 0xffffffU));
 	auto *sport_opt = app.add_option("--sport", t.sport,
 	                                 "the bts kinds: the QP's own UDP source port (that of "
-	                                 "its data packets); needed by the bts kinds")
+	                                 "its data packets: rdma resource show qp, "
+	                                 "cc_sfc_sport); needed by the bts kinds")
 	                          ->check(CLI::Range(1, 65535));
 	app.add_option("--bts-port", t.bts_port,
 	               "the UDP destination port of the bts kinds: rdma_rxe's bts_port (default "
