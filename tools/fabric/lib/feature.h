@@ -4,8 +4,8 @@
 // egress enqueue and at dequeue with the state of its queue and port, may
 // rewrite header fields, and may emit new frames.  ECN marking (red.h) is
 // one, ACC's TCD marking (tcd.h), PCN's NP-ECN marking (npecn.h) and
-// HPCC's INT stamping (int_stamp.h) others; BTS generation and per-port
-// fair-rate units are meant to be more.
+// HPCC's INT stamping (int_stamp.h) and SFC's BTS generation (sfc.h)
+// others; per-port fair-rate units are meant to be more.
 //
 // Order within a switch, per packet:
 //   ingress: parse, classify (DSCP -> priority), forward, admit to the
@@ -68,10 +68,13 @@ struct FeatureCounters {
 class FeatureContext
 {
 public:
+	// consumed: where consume() records its call; null where a packet
+	// cannot be consumed (at dequeue).
 	FeatureContext(Packet &packet, int ingress_port, const QueueView &queue, Time now, Rng &rng,
-	               FeatureCounters &counters, std::vector<EmittedFrame> &emitted)
+	               FeatureCounters &counters, std::vector<EmittedFrame> &emitted,
+	               bool *consumed = nullptr)
 	    : packet_(packet), ingress_port_(ingress_port), queue_(queue), now_(now), rng_(rng),
-	      counters_(counters), emitted_(emitted)
+	      counters_(counters), emitted_(emitted), consumed_(consumed)
 	{
 	}
 
@@ -93,6 +96,18 @@ public:
 		return true;
 	}
 
+	// At enqueue only: the packet does not join its queue (its buffer
+	// is returned, the features after this one do not see it): a
+	// feature replaces it by what it emits (SFC-P's PFC frame for a BTS,
+	// say).  False, and nothing done, where that is not possible.
+	bool consume()
+	{
+		if (!consumed_)
+			return false;
+		*consumed_ = true;
+		return true;
+	}
+
 	void emit(std::vector<uint8_t> frame) { emitted_.push_back({-1, std::move(frame)}); }
 	void emit_control(int port, std::vector<uint8_t> frame)
 	{
@@ -107,6 +122,7 @@ private:
 	Rng &rng_;
 	FeatureCounters &counters_;
 	std::vector<EmittedFrame> &emitted_;
+	bool *consumed_;
 };
 
 class Feature

@@ -143,6 +143,43 @@ std::string validate_port(const PortConfig &p, const IntConfig &ic)
 	return "";
 }
 
+std::string validate_sfc(const SwitchConfig &c)
+{
+	const SfcParams &f = c.sfc;
+	if (f.bts_port == 0 || f.bts_port == kRoceV2Port || f.bts_port == c.int_config.udp_port)
+		return "SFC BTS UDP port must be 1..65535, not 4791 nor the INT port";
+	if (f.bts_dscp > 63)
+		return "SFC BTS DSCP above 63";
+	for (const PortConfig &p : c.ports) {
+		const SfcPortParams &pp = p.sfc;
+		if (!pp.enabled)
+			continue;
+		std::string where = "port " + p.name + ": SFC ";
+		if (!f.enabled)
+			return where + "on a port of a switch without SFC";
+		if (pp.q_tg >= pp.q_th)
+			return where + "q_tg must be below q_th";
+		if (pp.q_th > kMaxBufferBytes)
+			return where + "q_th above 1 TiB";
+	}
+	if (!f.enabled)
+		return "";
+	if (f.prio_mask == 0)
+		return "SFC without a priority";
+	if (f.variant == SfcVariant::kEgress && f.cache)
+		return "SFC cache with the egress variant (the cache is ingress SFC's)";
+	if (f.cache_entries == 0 || f.cache_entries > kMaxSfcCacheEntries)
+		return "SFC cache_entries must be 1.." + std::to_string(kMaxSfcCacheEntries);
+	if (f.bloom_bits < kMinSfcBloomBits || f.bloom_bits > kMaxSfcBloomBits)
+		return "SFC bloom_bits must be " + std::to_string(kMinSfcBloomBits) + ".." +
+		       std::to_string(kMaxSfcBloomBits);
+	if (f.bloom_reset_ns == 0 || f.bloom_reset_ns > kMaxSfcBloomResetNs)
+		return "SFC bloom_reset must be above 0 and at most 10 s";
+	if (f.max_pause_us == 0 || f.max_pause_us > kMaxSfcPauseUs)
+		return "SFC max_pause must be 1 us..10 s";
+	return "";
+}
+
 } // namespace
 
 std::string validate(const SwitchConfig &c)
@@ -176,6 +213,9 @@ std::string validate(const SwitchConfig &c)
 		if (!e.empty())
 			return where + e;
 	}
+	std::string se = validate_sfc(c);
+	if (!se.empty())
+		return where + se;
 	uint64_t hr = reserved_headroom(c);
 	if (hr >= c.buffer_bytes)
 		return where + "PFC headroom (" + std::to_string(hr) +
@@ -220,6 +260,11 @@ std::string validate(const Topology &t)
 			       std::to_string(a.udp_port);
 		if (b.rates != a.rates)
 			return "switch " + s.name + ": INT rate codes differ from switch " +
+			       t.switches[0].name + "'s";
+		// Likewise one BTS port and DSCP (the hosts listen on one).
+		const SfcParams &fa = t.switches[0].sfc, &fb = s.sfc;
+		if (fb.bts_port != fa.bts_port || fb.bts_dscp != fa.bts_dscp)
+			return "switch " + s.name + ": SFC BTS port or DSCP differs from switch " +
 			       t.switches[0].name + "'s";
 	}
 	for (size_t i = 0; i < t.switches.size(); i++)

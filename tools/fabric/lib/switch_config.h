@@ -85,6 +85,47 @@ struct IntConfig {
 	IntRateTable rates = default_int_rate_table();
 };
 
+// SFC (back-to-sender pause, sfc.h; specs/sfc.md §2, §3.3, §4.3) of a
+// switch: what triggers a BTS, the pause cache and the Bloom filter.  The
+// UDP port and DSCP of BTS are the fabric's (the same in every switch).
+enum class SfcVariant {
+	kIngress, // at enqueue, on the queue ahead of the packet (SFC)
+	kEgress,  // at dequeue, on the queue left behind (flag E, no cache)
+};
+inline constexpr uint16_t kDefaultBtsPort = 4793;
+inline constexpr uint8_t kDefaultBtsDscp = 48;
+
+struct SfcParams {
+	bool enabled = false;
+	uint8_t prio_mask = 1u << 3; // priorities whose data triggers BTS
+	SfcVariant variant = SfcVariant::kIngress;
+	bool cache = true;     // near-source pause cache (ingress only)
+	bool cache_own = true; // cache this switch's own cacheable BTS
+	uint32_t cache_entries = 4096;
+	uint32_t bloom_bits = 4096;
+	Time bloom_reset_ns = 500000;
+	uint32_t max_pause_us = 10000; // pause_time saturates here
+	bool drop_zero = false;        // send no BTS whose pause is 0
+	bool sfcp = false;             // BTS to an attached host -> PFC
+	uint16_t bts_port = kDefaultBtsPort;
+	uint8_t bts_dscp = kDefaultBtsDscp;
+};
+
+// SFC of one egress port: its queues of the SFC priorities are congestion
+// points.
+struct SfcPortParams {
+	bool enabled = false;
+	uint64_t q_th = 0; // bytes: a BTS when the queue ahead exceeds it
+	uint64_t q_tg = 0; // bytes: the pause drains the queue to it (< q_th)
+};
+
+// Limits checked by validate().
+inline constexpr uint32_t kMaxSfcCacheEntries = 1u << 20;
+inline constexpr uint32_t kMinSfcBloomBits = 64;
+inline constexpr uint32_t kMaxSfcBloomBits = 1u << 24;
+inline constexpr Time kMaxSfcBloomResetNs = 10000000000ull; // 10 s
+inline constexpr uint32_t kMaxSfcPauseUs = 10000000;        // 10 s
+
 struct PortConfig {
 	std::string name;
 	uint64_t rate_bps = 0;
@@ -103,6 +144,12 @@ struct PortConfig {
 	// Stamp INT into the packets leaving this port (its rate needs a
 	// code in the switch's IntConfig::rates).
 	bool int_stamp = false;
+	// Attached to a host (the topology's port directive), not to
+	// another switch (link): SFC's "server-facing" port, whose
+	// congestion BTS may be cached (C flag) and to which SFC-P sends
+	// PFC.
+	bool server_facing = true;
+	SfcPortParams sfc;
 };
 
 struct IpRoute {
@@ -130,6 +177,7 @@ struct SwitchConfig {
 	std::vector<IpRoute> routes;
 	std::vector<MacRoute> macs;
 	IntConfig int_config;
+	SfcParams sfc;
 
 	// wire.md §6 testbed defaults: DSCP 26 -> 3, DSCP 48 -> 6, else 0.
 	static std::array<uint8_t, 64> default_dscp_map();

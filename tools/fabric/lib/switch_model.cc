@@ -49,6 +49,8 @@ Switch::Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng)
 	features_.push_back(npecn_);
 	int_ = std::make_shared<IntStamper>(cfg_);
 	features_.push_back(int_);
+	sfc_ = std::make_shared<SfcEngine>(cfg_);
+	features_.push_back(sfc_);
 }
 
 void Switch::add_feature(std::shared_ptr<Feature> f)
@@ -79,6 +81,11 @@ TcdStatus Switch::tcd_status(int p, int prio, Time now) const
 NpEcnStatus Switch::npecn_status(int p, int prio) const
 {
 	return npecn_->status(p, prio);
+}
+
+SfcStatus Switch::sfc_status(Time now) const
+{
+	return sfc_->status(now);
 }
 
 const PfcParams &Switch::pfc_params(int i, int prio) const
@@ -337,9 +344,20 @@ void Switch::enqueue(int in, int e, int prio, Packet pkt, Time now)
 
 	QueueView v = view(e, prio, now);
 	QueueCounters &qc = out.qc[u(prio)];
+	bool consumed = false;
 	for (auto &f : features_) {
-		FeatureContext ctx(pkt, in, v, now, *rng_, qc, emitted_);
+		FeatureContext ctx(pkt, in, v, now, *rng_, qc, emitted_, &consumed);
 		f->on_enqueue(ctx);
+		if (consumed)
+			break;
+	}
+	if (consumed) {
+		// Replaced by what the feature emitted: never queued.
+		buffer_.release(acct, len);
+		if (lossless && port(in).pfc[u(prio)].xoff &&
+		    pfc_xon_due(*acct, pfc_params(in, prio)))
+			send_pfc(in, prio, false, now);
+		return;
 	}
 	out.egress.enqueue({std::move(pkt), in, prio, lossless, static_cast<uint32_t>(len), now});
 	qc.max_queue_bytes = std::max(qc.max_queue_bytes, out.egress.queue_bytes(prio));

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // One switch of the fabric: ports with egress queues and links, a shared
-// buffer, forwarding, ECN, TCD, NP-ECN and INT stamping (as features) and
-// PFC, driven by events with time passed in.
+// buffer, forwarding, ECN, TCD, NP-ECN, INT stamping and SFC (as
+// features) and PFC, driven by events with time passed in.
 //
 //   sw.on_ingress(port, frame, now);    a frame fully received at now
 //   t = sw.next_event_time();           when something happens next
@@ -40,6 +40,7 @@
 #include "npecn.h"
 #include "packet.h"
 #include "rng.h"
+#include "sfc.h"
 #include "switch_config.h"
 #include "tcd.h"
 
@@ -102,7 +103,7 @@ public:
 	Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng);
 
 	// Features run after the built-in RED marker, TCD marker, NP-ECN
-	// marker and INT stamper, in the order added.
+	// marker, INT stamper and SFC engine, in the order added.
 	void add_feature(std::shared_ptr<Feature> f);
 
 	// Throws std::out_of_range for a port that does not exist.
@@ -124,6 +125,8 @@ public:
 	// NP-ECN marking (npecn.h) of the queue (port, prio); enabled is
 	// false where it is off.
 	NpEcnStatus npecn_status(int port, int prio) const;
+	// SFC (sfc.h) of the switch; enabled is false without it.
+	SfcStatus sfc_status(Time now) const;
 	QueueStatus queue_status(int port, int prio, Time now) const;
 	const SharedBuffer &buffer() const { return buffer_; }
 	uint64_t drops(DropReason r) const { return drops_[static_cast<size_t>(r)]; }
@@ -176,6 +179,7 @@ private:
 	std::shared_ptr<TcdMarker> tcd_;
 	std::shared_ptr<NpEcnMarker> npecn_;
 	std::shared_ptr<IntStamper> int_;
+	std::shared_ptr<SfcEngine> sfc_;
 	std::vector<std::shared_ptr<Feature>> features_;
 	std::vector<EmittedFrame> emitted_;
 	std::vector<Transmission> outbox_;

@@ -275,14 +275,26 @@ public:
 			int_port_directive(w);
 		else if (d == "int_rate_code")
 			int_rate_code_directive(w);
+		else if (d == "sfc")
+			sfc(w);
+		else if (d == "bts_port")
+			bts_port_directive(w);
+		else if (d == "bts_dscp")
+			bts_dscp_directive(w);
 		else
 			fail("unknown directive '" + d +
 			     "' (seed, switch, port, link, route, mac, ecn, tcd, npecn, pfc, int, "
-			     "int_port, int_rate_code)");
+			     "int_port, int_rate_code, sfc, bts_port, bts_dscp)");
 	}
 
 	// The fabric-wide INT settings, copied into every switch at the end.
 	IntConfig int_config;
+	// Likewise the BTS port and DSCP of SFC.
+	uint16_t bts_port = kDefaultBtsPort;
+	uint8_t bts_dscp = kDefaultBtsDscp;
+	int bts_port_line = 0;
+	int bts_dscp_line = 0;
+	int int_port_line = 0;
 
 	std::vector<int> switch_line; // declaration line of each switch
 
@@ -509,8 +521,12 @@ private:
 			fail("link from a port to itself");
 		Attrs a(w, 3, {"rate", "delay", "overhead", "flood", "pause_quanta"});
 		int ia = topo.find_switch(sa), ib = topo.find_switch(sb);
-		link_attrs(add_port(sw(sa), ia, pa), a);
-		link_attrs(add_port(sw(sb), ib, pb), a);
+		PortConfig &pa_cfg = add_port(sw(sa), ia, pa);
+		link_attrs(pa_cfg, a);
+		pa_cfg.server_facing = false;
+		PortConfig &pb_cfg = add_port(sw(sb), ib, pb);
+		link_attrs(pb_cfg, a);
+		pb_cfg.server_facing = false;
 		LinkConfig l;
 		l.sw_a = ia;
 		l.port_a = sw(sa).find_port(pa);
@@ -722,8 +738,138 @@ private:
 		auto v = parse_uint(w[1]);
 		if (!v || *v == 0 || *v > 0xffff || *v == kRoceV2Port)
 			fail("bad int_port '" + w[1] + "' (a UDP port 1..65535, not 4791)");
+		if (bts_port_line && *v == bts_port)
+			fail("int_port " + w[1] + " is the BTS port of line " +
+			     std::to_string(bts_port_line));
 		int_config.udp_port = static_cast<uint16_t>(*v);
 		int_port_line = line_no;
+	}
+
+	// SFC (sfc.h): the switch-wide settings of every switch of TARGET
+	// and the thresholds of its ports.  A switch's settings may come
+	// from several lines if they agree.
+	void sfc(const std::vector<std::string> &w)
+	{
+		want_words(w, 2,
+		           "sfc TARGET q_th=SIZE q_tg=SIZE [prio=LIST] [variant=ingress|egress] "
+		           "[cache=on|off] [cache_own=on|off] [cache_entries=N] [bloom_bits=N] "
+		           "[bloom_reset=TIME] [max_pause=TIME] [drop_zero=on|off] [sfcp=on|off]");
+		Attrs a(w, 2,
+		        {"q_th", "q_tg", "prio", "variant", "cache", "cache_own", "cache_entries",
+		         "bloom_bits", "bloom_reset", "max_pause", "drop_zero", "sfcp"});
+		SfcPortParams pp;
+		pp.enabled = true;
+		pp.q_th = a.size("q_th");
+		pp.q_tg = a.size("q_tg");
+		if (pp.q_th == 0 || pp.q_th > kMaxBufferBytes)
+			fail("q_th must be between 1 byte and 1 TiB (SFC: 2 BDP)");
+		if (pp.q_tg >= pp.q_th)
+			fail("q_tg must be below q_th (SFC: q_tg 1 BDP, q_th 2 BDP)");
+		SfcParams f;
+		f.enabled = true;
+		if (a.has("prio")) {
+			f.prio_mask = 0;
+			for (int p : a.priorities("prio"))
+				f.prio_mask = static_cast<uint8_t>(f.prio_mask | (1u << p));
+		}
+		if (a.has("variant")) {
+			if (a.get("variant") == "ingress")
+				f.variant = SfcVariant::kIngress;
+			else if (a.get("variant") == "egress")
+				f.variant = SfcVariant::kEgress;
+			else
+				fail("variant must be ingress or egress");
+		}
+		f.cache = f.variant == SfcVariant::kIngress;
+		if (a.has("cache")) {
+			f.cache = a.boolean("cache");
+			if (f.cache && f.variant == SfcVariant::kEgress)
+				fail("cache=on needs variant=ingress");
+		}
+		if (a.has("cache_own"))
+			f.cache_own = a.boolean("cache_own");
+		if (a.has("cache_entries")) {
+			f.cache_entries = static_cast<uint32_t>(
+				a.number("cache_entries", kMaxSfcCacheEntries));
+			if (f.cache_entries == 0)
+				fail("cache_entries must be at least 1");
+		}
+		if (a.has("bloom_bits")) {
+			f.bloom_bits =
+				static_cast<uint32_t>(a.number("bloom_bits", kMaxSfcBloomBits));
+			if (f.bloom_bits < kMinSfcBloomBits)
+				fail("bloom_bits must be at least " +
+				     std::to_string(kMinSfcBloomBits));
+		}
+		if (a.has("bloom_reset")) {
+			f.bloom_reset_ns = a.time("bloom_reset");
+			if (f.bloom_reset_ns == 0 || f.bloom_reset_ns > kMaxSfcBloomResetNs)
+				fail("bloom_reset must be above 0 and at most 10 s (SFC: RTT/2)");
+		}
+		if (a.has("max_pause")) {
+			Time t = a.time("max_pause");
+			if (t % 1000 || t == 0 || t / 1000 > kMaxSfcPauseUs)
+				fail("max_pause must be whole microseconds, 1 us..10 s");
+			f.max_pause_us = static_cast<uint32_t>(t / 1000);
+		}
+		if (a.has("drop_zero"))
+			f.drop_zero = a.boolean("drop_zero");
+		if (a.has("sfcp"))
+			f.sfcp = a.boolean("sfcp");
+		for (auto [si, pi] : targets(w[1])) {
+			SwitchConfig &s = topo.switches[static_cast<size_t>(si)];
+			auto line = sfc_line.find(si);
+			if (line != sfc_line.end() && !same_sfc(s.sfc, f))
+				fail("switch " + s.name + ": SFC settings differ from line " +
+				     std::to_string(line->second) +
+				     " (prio, variant, cache*, bloom*, max_pause, drop_zero and "
+				     "sfcp "
+				     "are per switch)");
+			sfc_line.emplace(si, line_no);
+			s.sfc = f;
+			s.ports[static_cast<size_t>(pi)].sfc = pp;
+		}
+	}
+
+	static bool same_sfc(const SfcParams &a, const SfcParams &b)
+	{
+		return a.prio_mask == b.prio_mask && a.variant == b.variant && a.cache == b.cache &&
+		       a.cache_own == b.cache_own && a.cache_entries == b.cache_entries &&
+		       a.bloom_bits == b.bloom_bits && a.bloom_reset_ns == b.bloom_reset_ns &&
+		       a.max_pause_us == b.max_pause_us && a.drop_zero == b.drop_zero &&
+		       a.sfcp == b.sfcp;
+	}
+
+	std::map<int, int> sfc_line; // switch -> first sfc line naming it
+
+	void bts_port_directive(const std::vector<std::string> &w)
+	{
+		if (w.size() != 2)
+			fail("usage: bts_port N");
+		if (bts_port_line)
+			fail("bts_port given twice (first on line " +
+			     std::to_string(bts_port_line) + ")");
+		auto v = parse_uint(w[1]);
+		if (!v || *v == 0 || *v > 0xffff || *v == kRoceV2Port)
+			fail("bad bts_port '" + w[1] + "' (a UDP port 1..65535, not 4791)");
+		if (*v == int_config.udp_port)
+			fail("bts_port " + w[1] + " is the INT port (int_port, default 4792)");
+		bts_port = static_cast<uint16_t>(*v);
+		bts_port_line = line_no;
+	}
+
+	void bts_dscp_directive(const std::vector<std::string> &w)
+	{
+		if (w.size() != 2)
+			fail("usage: bts_dscp N");
+		if (bts_dscp_line)
+			fail("bts_dscp given twice (first on line " +
+			     std::to_string(bts_dscp_line) + ")");
+		auto v = parse_uint(w[1]);
+		if (!v || *v > 63)
+			fail("bad bts_dscp '" + w[1] + "' (0..63)");
+		bts_dscp = static_cast<uint8_t>(*v);
+		bts_dscp_line = line_no;
 	}
 
 	void int_rate_code_directive(const std::vector<std::string> &w)
@@ -762,7 +908,6 @@ private:
 					need_int_code(s, p);
 	}
 
-	int int_port_line = 0;
 	std::array<int, kIntRateCodes> code_line{};
 
 	static std::optional<IpAddr> parse_ip(const std::string &s)
@@ -884,6 +1029,8 @@ TopologyResult parse_topology(std::string_view text)
 		for (SwitchConfig &s : parser.topo.switches) {
 			s.int_config.udp_port = parser.int_config.udp_port;
 			s.int_config.rates = parser.int_config.rates;
+			s.sfc.bts_port = parser.bts_port;
+			s.sfc.bts_dscp = parser.bts_dscp;
 		}
 		// Checks that need the whole file, reported at the switch's line.
 		parser.line_no = 0;
