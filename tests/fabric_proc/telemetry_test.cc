@@ -491,3 +491,90 @@ TEST(Telemetry, JsonOfOddAttachmentPaths)
 	EXPECT_EQ(doc.at("time_us").get<uint64_t>(), 2u);
 	EXPECT_EQ(doc.at("deliveries").get<uint64_t>(), 0u);
 }
+
+namespace
+{
+
+// An RC WRITE ONLY of len bytes from 10.0.0.1 to 10.0.0.2 (DSCP 26,
+// ECT(0)), IPv4 checksum left 0 (the fabric does not check it).
+std::vector<uint8_t> roce_write(size_t len)
+{
+	std::vector<uint8_t> f(len, 0);
+	f[5] = 2;
+	f[11] = 1;
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[15] = 0x6a;
+	f[16] = static_cast<uint8_t>((len - 14) >> 8);
+	f[17] = static_cast<uint8_t>((len - 14) & 0xff);
+	f[22] = 64;
+	f[23] = 17;
+	f[26] = 10;
+	f[29] = 1;
+	f[30] = 10;
+	f[33] = 2;
+	f[34] = 0xc0;
+	f[35] = 0x01;
+	f[36] = 0x12; // 4791
+	f[37] = 0xb7;
+	f[38] = static_cast<uint8_t>((len - 34) >> 8);
+	f[39] = static_cast<uint8_t>((len - 34) & 0xff);
+	f[42] = 0x0a;
+	return f;
+}
+
+} // namespace
+
+TEST(Telemetry, SfcCountersOfSfcSwitches)
+{
+	Topology topo = *parse_topology("switch s0 buffer=1MB\n"
+	                                "switch s1 buffer=1MB\n"
+	                                "port s0:a rate=1G delay=1us\n"
+	                                "port s0:b rate=100M delay=1us\n"
+	                                "port s1:c rate=1G delay=1us\n"
+	                                "route s0 10.0.0.1 a\n"
+	                                "route s0 10.0.0.2 b\n"
+	                                "sfc *:* q_th=2KB q_tg=1KB\n")
+	                         .topology;
+	Fabric f{topo};
+	Telemetry t{f, {{"x", "y"}, {"z"}}};
+	LatenessHistogram lat;
+	// Six at once toward b: the first leaves at once, the fifth sees
+	// 3000 bytes ahead (> 2 KB): one BTS; the sixth is suppressed.
+	for (int i = 0; i < 6; i++)
+		f.on_ingress(0, 0, roce_write(1000), 0);
+	f.poll(10000000);
+	std::string flat = t.flat(10000000, lat);
+	EXPECT_EQ(flat_value(flat, "s0.sfc.bts_generated"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.sfc.bts_generated_queue"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.sfc.bts_generated_cache"), "0");
+	EXPECT_EQ(flat_value(flat, "s0.sfc.bts_suppressed"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.sfc.bts_seen"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.sfc.cache_updates"), "1"); // its own
+	EXPECT_EQ(flat_value(flat, "s0.sfc.cache_entries"), "0"); // expired
+	EXPECT_EQ(flat_value(flat, "s0.sfc.cache_entries_max"), "1");
+	EXPECT_EQ(flat_value(flat, "s0.sfc.sfcp_frames"), "0");
+	EXPECT_EQ(flat_value(flat, "s1.sfc.bts_generated"), "0");
+	EXPECT_EQ(flat_value(flat, "s1.sfc.cache_entries_max"), "0");
+	// The BTS went out of a in the BTS priority.
+	EXPECT_EQ(flat_value(flat, "s0.a.q6.tx_pkts"), "1");
+	// Totals: sums, the largest of the *_max.
+	EXPECT_EQ(flat_value(flat, "sfc.bts_generated"), "1");
+	EXPECT_EQ(flat_value(flat, "sfc.bts_suppressed"), "1");
+	EXPECT_EQ(flat_value(flat, "sfc.cache_entries_max"), "1");
+	EXPECT_EQ(flat_value(flat, "sfc.bloom_bits_max"),
+	          flat_value(flat, "s0.sfc.bloom_bits_max"));
+	EXPECT_NE(flat_value(flat, "sfc.bloom_bits_max"), "0");
+	std::string json = t.json(10000000, lat);
+	auto doc = nlohmann::json::parse(json);
+	EXPECT_EQ(doc["sfc"]["bts_generated"], 1);
+	EXPECT_EQ(doc["switches"][0]["sfc"]["bts_suppressed"], 1);
+	EXPECT_EQ(doc["switches"][1]["sfc"]["bts_generated"], 0);
+
+	// A fabric without SFC reports none of it.
+	Bench b;
+	std::string plain = b.t.flat(0, lat);
+	EXPECT_EQ(flat_value(plain, "sfc.bts_generated"), "<missing>");
+	EXPECT_EQ(flat_value(plain, "s0.sfc.bts_generated"), "<missing>");
+	EXPECT_EQ(b.t.json(0, lat).find("sfc"), std::string::npos);
+}

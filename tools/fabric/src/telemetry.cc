@@ -84,6 +84,33 @@ std::vector<Field> npecn_fields(const NpEcnStatus &ns)
 	        {"npecn_resumes", c.resumes}};
 }
 
+// SFC (sfc.h) of a switch; the totals add them up, except the *_max
+// fields, which take the largest.
+std::vector<Field> sfc_fields(const SfcStatus &st)
+{
+	const SfcCounters &c = st.counters;
+	return {{"bts_generated", c.bts_generated()},
+	        {"bts_generated_queue", c.bts_generated_queue},
+	        {"bts_generated_cache", c.bts_generated_cache},
+	        {"bts_suppressed", c.bts_suppressed},
+	        {"bts_zero", c.bts_zero},
+	        {"bts_zero_dropped", c.bts_zero_dropped},
+	        {"bts_seen", c.bts_seen},
+	        {"bts_invalid", c.bts_invalid},
+	        {"cache_updates", c.cache_updates},
+	        {"cache_hits", c.cache_hits},
+	        {"cache_collisions", c.cache_collisions},
+	        {"cache_entries", st.cache_entries},
+	        {"cache_entries_max", st.cache_entries_max},
+	        {"bloom_bits_max", st.bloom_bits_max},
+	        {"sfcp_frames", c.sfcp_frames}};
+}
+
+bool is_max_field(const std::string &name)
+{
+	return name.size() > 4 && name.compare(name.size() - 4, 4, "_max") == 0;
+}
+
 bool queue_live(const QueueStatus &st)
 {
 	const QueueCounters &c = st.counters;
@@ -177,6 +204,7 @@ public:
 	virtual ~Emitter() = default;
 	virtual void begin_switch(const std::string &name) = 0;
 	virtual void drops(const std::vector<Field> &f) = 0;
+	virtual void sfc(const std::vector<Field> &f) = 0;
 	virtual void begin_port(const std::string &name, const std::string &attach,
 	                        const std::vector<Field> &f) = 0;
 	virtual void queue(int prio, const std::vector<Field> &f) = 0;
@@ -202,6 +230,12 @@ public:
 		fields(d, f);
 		sw_["drops"] = std::move(d);
 		sw_["ports"] = Json::array();
+	}
+	void sfc(const std::vector<Field> &f) override
+	{
+		Json d = Json::object();
+		fields(d, f);
+		sw_["sfc"] = std::move(d);
 	}
 	void begin_port(const std::string &name, const std::string &attach,
 	                const std::vector<Field> &f) override
@@ -235,6 +269,7 @@ public:
 	}
 	void begin_switch(const std::string &name) override { sw_ = name; }
 	void drops(const std::vector<Field> &f) override { fields(sw_ + ".drops.", f); }
+	void sfc(const std::vector<Field> &f) override { fields(sw_ + ".sfc.", f); }
 	void begin_port(const std::string &name, const std::string &attach,
 	                const std::vector<Field> &f) override
 	{
@@ -255,6 +290,7 @@ private:
 
 struct Totals {
 	uint64_t drops = 0, pfc_sent = 0, pfc_rx = 0;
+	std::vector<Field> sfc; // empty: no switch has SFC
 };
 
 } // namespace
@@ -275,6 +311,20 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 		}
 		tot.drops += sw.total_drops();
 		e.drops(drops);
+		// Switches with SFC only, so a fabric without it reports what
+		// it always did.
+		SfcStatus ss = sw.sfc_status(now);
+		if (ss.enabled) {
+			std::vector<Field> sf = sfc_fields(ss);
+			e.sfc(sf);
+			if (tot.sfc.empty())
+				for (Field x : sf)
+					tot.sfc.push_back({x.name, 0});
+			for (size_t i = 0; i < sf.size(); i++)
+				tot.sfc[i].value = is_max_field(sf[i].name)
+				                           ? std::max(tot.sfc[i].value, sf[i].value)
+				                           : tot.sfc[i].value + sf[i].value;
+		}
 		for (int p = 0; p < sw.num_ports(); p++) {
 			const PortConfig &pc = sw.config().ports[static_cast<size_t>(p)];
 			const PortCounters &c = sw.port_counters(p);
@@ -384,6 +434,11 @@ std::string Telemetry::json(Time now, const LatenessHistogram &lat) const
 	          {"max", lat.max_ns()}}},
 		{"deliveries", lat.count()},
 	};
+	if (!t.sfc.empty()) {
+		Json sfc = Json::object();
+		JsonEmitter::fields(sfc, t.sfc);
+		doc["sfc"] = std::move(sfc);
+	}
 	// An attachment is a path the user gave: bytes that are not UTF-8
 	// become U+FFFD rather than an exception.
 	return doc.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -407,6 +462,8 @@ std::string Telemetry::flat(Time now, const LatenessHistogram &lat) const
 	o += "delivery_lateness_ns.p99 " + std::to_string(lat.percentile_ns(99)) + "\n";
 	o += "delivery_lateness_ns.max " + std::to_string(lat.max_ns()) + "\n";
 	o += "deliveries " + std::to_string(lat.count()) + "\n";
+	for (const Field &x : t.sfc)
+		o += std::string("sfc.") + x.name + " " + std::to_string(x.value) + "\n";
 	return o;
 }
 

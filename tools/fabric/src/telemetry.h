@@ -19,7 +19,10 @@
 // tcd_max_on_us), and, for queues with NP-ECN marking only, its state and
 // counters (npecn_paused, npecn_pn, npecn_marked, npecn_paused_exempt,
 // npecn_unmarked, npecn_ce_in, npecn_not_ect, npecn_pauses, npecn_resumes),
-// which ports.csv and queues.csv leave out to keep their columns.
+// which ports.csv and queues.csv leave out to keep their columns.  Switches
+// with SFC (sfc.h) also report its counters (SW.sfc.* in the flat form,
+// "sfc" of the switch in JSON), and the fabric their totals (sfc.*, "sfc":
+// sums, except the *_max fields, which are the largest of a switch).
 #ifndef RXECC_FABRIC_PROC_TELEMETRY_H
 #define RXECC_FABRIC_PROC_TELEMETRY_H
 
