@@ -182,6 +182,42 @@ TEST(Analyse, QueueAndUtilisation)
 	EXPECT_EQ(value(a, "bottleneck_tx_mbps"), "8.000");
 }
 
+TEST(Analyse, SfcTotalsAndThePeakQueue)
+{
+	// Without SFC: every sfc.* name, 0; no peak line for the bottleneck.
+	Analysis off = analyse(run("window_mode=all\n"), Options{});
+	EXPECT_EQ(value(off, "sfc"), "off");
+	for (const char *name : kSfcSummaryNames)
+		EXPECT_EQ(value(off, std::string("sfc.") + name), "0") << name;
+	EXPECT_EQ(value(off, "bottleneck_peak_kb"), "n/a");
+	EXPECT_EQ(off.text.find("SFC (sum over switches)"), std::string::npos);
+
+	RunInputs in = run("window_mode=all\n");
+	in.flat = parse_flat(in.flat_path, "total_drops 0\npfc_frames_sent 0\npfc_frames_rx 0\n"
+	                                   "s0.r.q3.max_queue_bytes 123456\n"
+	                                   "s0.r.q6.max_queue_bytes 74\n"
+	                                   "s0.h1.q3.max_queue_bytes 999999\n"
+	                                   "sfc.bts_generated 12\nsfc.bts_generated_queue 10\n"
+	                                   "sfc.bts_generated_cache 2\nsfc.cache_hits 3\n"
+	                                   "sfc.bloom_bits_max 9\nsfc.future_counter 4\n");
+	Analysis on = analyse(in, Options{});
+	EXPECT_EQ(value(on, "sfc"), "on");
+	EXPECT_EQ(value(on, "sfc.bts_generated"), "12");
+	EXPECT_EQ(value(on, "sfc.bts_generated_queue"), "10");
+	EXPECT_EQ(value(on, "sfc.bts_generated_cache"), "2");
+	EXPECT_EQ(value(on, "sfc.cache_hits"), "3");
+	EXPECT_EQ(value(on, "sfc.bloom_bits_max"), "9");
+	EXPECT_EQ(value(on, "sfc.sfcp_frames"), "0"); // not in the file
+	EXPECT_EQ(value(on, "sfc.future_counter"), "4");
+	// The data priority's queue of the bottleneck s0.r.
+	EXPECT_EQ(value(on, "bottleneck_peak_kb"), "123.456");
+	EXPECT_NE(on.text.find("bottleneck peak queue      123.5 KB"), std::string::npos)
+		<< on.text;
+	EXPECT_NE(on.text.find("BTS generated            12 (10 by queue, 2 from a cache)"),
+	          std::string::npos)
+		<< on.text;
+}
+
 TEST(Analyse, Inconsistencies)
 {
 	RunInputs in = run("victim=f9\n");

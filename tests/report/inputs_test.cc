@@ -151,6 +151,29 @@ TEST(Flat, CountersAndSums)
 	          "flat:1: expected 'key value' with a whole number, found 'total_drops many'");
 }
 
+TEST(Flat, PeakQueuesAndSfcTotals)
+{
+	auto f = parse_flat("flat", "total_drops 0\npfc_frames_sent 0\npfc_frames_rx 0\n"
+	                            "s1.r.q3.max_queue_bytes 5000\ns0.up.q6.max_queue_bytes 74\n"
+	                            "s1.sfc.bts_generated 3\nsfc.bts_generated 3\n"
+	                            "sfc.cache_hits 1\n");
+	ASSERT_EQ(f.max_queue_bytes.size(), 2u);
+	EXPECT_EQ(f.max_queue_bytes.at("s1.r.q3"), 5000u);
+	EXPECT_EQ(f.max_queue_bytes.at("s0.up.q6"), 74u);
+	// The totals only, in file order, without the prefix.
+	ASSERT_EQ(f.sfc.size(), 2u);
+	EXPECT_EQ(f.sfc[0], std::make_pair(std::string("bts_generated"), std::uint64_t{3}));
+	EXPECT_EQ(f.sfc[1], std::make_pair(std::string("cache_hits"), std::uint64_t{1}));
+	// A switch named sfc is not a total.
+	EXPECT_TRUE(parse_flat("flat", "sfc.h1.attach /tmp/x\nsfc.sfc.bts_seen 1\n").sfc.empty());
+	EXPECT_EQ(error_of([] { parse_flat("flat", "sfc.bts_generated lots\n"); }),
+	          "flat:1: expected 'key value' with a whole number, found 'sfc.bts_generated "
+	          "lots'");
+	EXPECT_EQ(error_of([] { parse_flat("flat", "s0.r.q3.max_queue_bytes -1\n"); }),
+	          "flat:1: expected 'key value' with a whole number, found "
+	          "'s0.r.q3.max_queue_bytes -1'");
+}
+
 TEST(HostCounters, SummedInOrderOfFirstAppearance)
 {
 	HostCounters h;

@@ -606,6 +606,29 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	kv("pfc_sent", big(static_cast<double>(*in.flat.pfc_frames_sent)));
 	kv("pfc_rx", big(static_cast<double>(*in.flat.pfc_frames_rx)));
 	kv("drops", big(static_cast<double>(*in.flat.total_drops)));
+	// The bottleneck's exact peak over the whole run (the fabric's
+	// max_queue_bytes), beside the sampled queue_max_kb of the window.
+	auto peak = in.flat.max_queue_bytes.find(bneck + ".q" + std::to_string(set.data_prio));
+	std::optional<double> peak_kb;
+	if (peak != in.flat.max_queue_bytes.end())
+		peak_kb = static_cast<double>(peak->second) / 1000;
+	kv("bottleneck_peak_kb", peak_kb ? fmt(*peak_kb, 3) : "n/a");
+	// SFC: the fabric's totals; every name in every run (0 without SFC)
+	// so that runs with and without it compare.
+	std::vector<std::pair<std::string, std::uint64_t>> sfc;
+	for (const char *name : kSfcSummaryNames)
+		sfc.emplace_back(name, 0);
+	for (const auto &[name, v] : in.flat.sfc) {
+		auto it = std::find_if(sfc.begin(), sfc.end(),
+		                       [&](const auto &x) { return x.first == name; });
+		if (it != sfc.end())
+			it->second = v;
+		else
+			sfc.emplace_back(name, v);
+	}
+	kv("sfc", in.flat.sfc.empty() ? "off" : "on");
+	for (const auto &[name, v] : sfc)
+		kv("sfc." + name, std::to_string(v));
 	kv("hosts", std::to_string(in.hosts.files));
 	for (const auto &[name, v] : in.hosts.sums)
 		kv("host." + name, big(static_cast<double>(v)));
@@ -661,6 +684,33 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	          big(static_cast<double>(*in.flat.pfc_frames_sent)).c_str(),
 	          big(static_cast<double>(*in.flat.pfc_frames_rx)).c_str());
 	T += strf("%-26s %s\n", "drops", big(static_cast<double>(*in.flat.total_drops)).c_str());
+	T += strf("%-26s %s\n", "bottleneck peak queue",
+	          peak_kb ? strf("%.1f KB (whole run, exact)", *peak_kb).c_str() : "n/a");
+	if (!in.flat.sfc.empty()) {
+		auto sv = [&](const char *name) {
+			for (const auto &[k, v] : sfc)
+				if (k == name)
+					return v;
+			return std::uint64_t{0};
+		};
+		T += "SFC (sum over switches)\n";
+		T += strf("  %-24s %llu (%llu by queue, %llu from a cache); %llu suppressed, "
+		          "%llu with pause 0\n",
+		          "BTS generated", static_cast<unsigned long long>(sv("bts_generated")),
+		          static_cast<unsigned long long>(sv("bts_generated_queue")),
+		          static_cast<unsigned long long>(sv("bts_generated_cache")),
+		          static_cast<unsigned long long>(sv("bts_suppressed")),
+		          static_cast<unsigned long long>(sv("bts_zero")));
+		T += strf("  %-24s %llu updates, %llu hits, %llu collisions, at most %llu "
+		          "entries\n",
+		          "pause cache", static_cast<unsigned long long>(sv("cache_updates")),
+		          static_cast<unsigned long long>(sv("cache_hits")),
+		          static_cast<unsigned long long>(sv("cache_collisions")),
+		          static_cast<unsigned long long>(sv("cache_entries_max")));
+		T += strf("  %-24s %llu bits at most; SFC-P frames %llu\n", "Bloom filter",
+		          static_cast<unsigned long long>(sv("bloom_bits_max")),
+		          static_cast<unsigned long long>(sv("sfcp_frames")));
+	}
 	if (in.hosts.files) {
 		T += strf("host counters (sum over %zu hosts)\n", in.hosts.files);
 		for (const auto &[name, v] : in.hosts.sums)

@@ -126,6 +126,24 @@ struct Analysis {
 	std::optional<FocusPlot> focus; // the scenario's event (long_short, incast_long)
 };
 
+// The SFC totals every summary has (sfc.NAME, 0 without SFC), in order;
+// summary.flat's sfc.* lines (Documentation/rxe-cc/fabric.rst, "SFC").
+inline constexpr const char *kSfcSummaryNames[] = {"bts_generated",
+                                                   "bts_generated_queue",
+                                                   "bts_generated_cache",
+                                                   "bts_suppressed",
+                                                   "bts_zero",
+                                                   "bts_zero_dropped",
+                                                   "bts_seen",
+                                                   "bts_invalid",
+                                                   "cache_updates",
+                                                   "cache_hits",
+                                                   "cache_collisions",
+                                                   "cache_entries",
+                                                   "cache_entries_max",
+                                                   "bloom_bits_max",
+                                                   "sfcp_frames"};
+
 // Checks the inputs against each other and computes everything. Throws
 // Error for inconsistent inputs (unknown ports, victim, empty window...).
 Analysis analyse(const RunInputs &in, const Options &opt);

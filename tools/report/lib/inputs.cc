@@ -347,8 +347,14 @@ Flat parse_flat(const std::string &path, std::string_view text)
 		auto f = words(l);
 		const std::string &k = f.empty() ? std::string() : f[0];
 		bool ecn = k.size() > 10 && k.compare(k.size() - 10, 10, ".ecn_marks") == 0;
-		bool counter =
-			k == "total_drops" || k == "pfc_frames_sent" || k == "pfc_frames_rx" || ecn;
+		const std::string kMaxQ = ".max_queue_bytes";
+		bool maxq = k.size() > kMaxQ.size() &&
+		            k.compare(k.size() - kMaxQ.size(), kMaxQ.size(), kMaxQ) == 0;
+		// the totals only: sfc.NAME (a switch named sfc has sfc.X.Y keys)
+		bool sfc = k.size() > 4 && k.compare(0, 4, "sfc.") == 0 &&
+		           k.find('.', 4) == std::string::npos;
+		bool counter = k == "total_drops" || k == "pfc_frames_sent" ||
+		               k == "pfc_frames_rx" || ecn || maxq || sfc;
 		if (f.size() < 2 || (counter && (f.size() != 2 || !parse_uint(f[1]))))
 			throw Error(strf("%s:%zu: expected 'key value'%s, found '%s'", path.c_str(),
 			                 n, counter ? " with a whole number" : "", str(l).c_str()));
@@ -361,6 +367,10 @@ Flat parse_flat(const std::string &path, std::string_view text)
 			fl.pfc_frames_sent = v;
 		else if (k == "pfc_frames_rx")
 			fl.pfc_frames_rx = v;
+		else if (maxq)
+			fl.max_queue_bytes[k.substr(0, k.size() - kMaxQ.size())] = v;
+		else if (sfc)
+			fl.sfc.emplace_back(k.substr(4), v);
 		else
 			fl.ecn_total += v;
 	});

@@ -124,6 +124,12 @@ Queues parse_queues(const std::string &path, std::string_view text, const std::s
 struct Flat {
 	std::optional<std::uint64_t> total_drops, pfc_frames_sent, pfc_frames_rx;
 	std::uint64_t ecn_total = 0; // sum of every *.ecn_marks
+	// "SWITCH.PORT.qPRIO" -> its max_queue_bytes: the queue's peak over
+	// the whole run, exact (not sampled)
+	std::map<std::string, std::uint64_t> max_queue_bytes;
+	// The fabric's SFC totals (sfc.NAME lines; NAME without the prefix),
+	// in file order; empty when no switch ran SFC
+	std::vector<std::pair<std::string, std::uint64_t>> sfc;
 };
 
 Flat parse_flat(const std::string &path, std::string_view text);
