@@ -246,5 +246,36 @@ grep -qx 'params=period_us=10000' "$d/pcn/meta.env" && grep -qx 'npecn=1' "$d/pc
 	fail "demo: pcn: $(grep -E '^(params|npecn)=' "$d/pcn/meta.env")"
 grep -qx 'params=period_us=4000' "$d/acc/meta.env" || fail "demo: acc: $(grep '^params=' "$d/acc/meta.env")"
 
+# incast2 and --sfc: the senders under s0, the receiver under s1, the s0-s1
+# link at --rate x --hosts; --sfc adds one sfc line (default thresholds
+# from --rate: 2 ms of it, at least 4400 bytes, Q_TH twice that) and the
+# run is otherwise the same; --sfc-variant selects cache, ingress, egress
+"$EXP" --prepare-only -o "$TMP/i2" --hosts 3 incast2 >/dev/null || fail "incast2 rejected"
+grep -q '^link s0:s1 s1:s0 rate=300000000 ' "$TMP/i2/topology.txt" || fail "incast2 link: $(grep ^link "$TMP/i2/topology.txt")"
+[ "$(grep -c '^port s0:h[0-9]' "$TMP/i2/topology.txt")" = 3 ] && grep -q '^port s1:r ' "$TMP/i2/topology.txt" ||
+	fail "incast2 hosts: $(grep ^port "$TMP/i2/topology.txt")"
+grep -qx 'bottleneck=s1.r' "$TMP/i2/meta.env" && grep -qx 'sfc=' "$TMP/i2/meta.env" || fail "incast2 meta"
+! grep -q '^sfc' "$TMP/i2/topology.txt" || fail "sfc without --sfc"
+"$EXP" --prepare-only -o "$TMP/i2s" --hosts 3 --sfc incast2 >/dev/null || fail "--sfc rejected"
+[ "$(diff "$TMP/i2/topology.txt" "$TMP/i2s/topology.txt" | grep -c '^[<>]')" = 1 ] ||
+	fail "--sfc changed more than one line: $(diff "$TMP/i2/topology.txt" "$TMP/i2s/topology.txt")"
+grep -qx 'sfc \*:\* q_th=50000B q_tg=25000B prio=3' "$TMP/i2s/topology.txt" ||
+	fail "--sfc at 100M: $(grep ^sfc "$TMP/i2s/topology.txt")"
+grep -qx 'sfc=50000,25000' "$TMP/i2s/meta.env" && grep -qx 'sfc_variant=cache' "$TMP/i2s/meta.env" ||
+	fail "--sfc meta: $(grep ^sfc "$TMP/i2s/meta.env")"
+"$EXP" --prepare-only -o "$TMP/i2e" --rate 1M --sfc 20KB,8KB --sfc-variant egress incast2 >/dev/null ||
+	fail "--sfc Q_TH,Q_TG rejected"
+grep -qx 'sfc \*:\* q_th=20000B q_tg=8000B prio=3 variant=egress' "$TMP/i2e/topology.txt" ||
+	fail "--sfc 20KB,8KB egress: $(grep ^sfc "$TMP/i2e/topology.txt")"
+"$EXP" --prepare-only -o "$TMP/i2i" --rate 1M --sfc --sfc-variant ingress incast >/dev/null ||
+	fail "--sfc-variant ingress rejected"
+grep -qx 'sfc \*:\* q_th=8800B q_tg=4400B prio=3 cache=off' "$TMP/i2i/topology.txt" ||
+	fail "--sfc at 1M (the 4 MTU floor): $(grep ^sfc "$TMP/i2i/topology.txt")"
+for bad in "--sfc 10KB,20KB" "--sfc 10KB" "--sfc-variant cache" "--sfc --sfc-variant both"; do
+	# shellcheck disable=SC2086
+	"$EXP" --prepare-only -o "$TMP/bad" $bad incast2 2>/dev/null && fail "accepted: $bad"
+done
+[ ! -e "$TMP/bad" ] || fail "a rejected --sfc run created its results directory"
+
 [ "$failures" = 0 ] || exit 1
 echo "ok"
