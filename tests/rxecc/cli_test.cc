@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <rdma/rxe_cc.h>
 #include <sstream>
@@ -342,7 +343,7 @@ TEST_F(Cli, DevShowOneDevice)
 	// The settings, wrapped at 100 columns.
 	EXPECT_EQ(l[0], "rxe0: algo dcqcn line_rate 10Gbit base_rtt 100us ecn on ack_every default "
 	                "cnp_dscp 48 ack_dscp own");
-	EXPECT_EQ(l[1], "    dscp_prio 26:3,48:6");
+	EXPECT_EQ(l[1], "    dscp_prio 26:3,48:6 sfc on sfc_max 50ms sfc_mode replace");
 	EXPECT_EQ(l[2], "    dcqcn parameters:");
 	// Wrapped at 100 columns.
 	EXPECT_EQ(l[3], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
@@ -367,12 +368,13 @@ TEST_F(Cli, DevShowAllDevices)
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_NE(r.out.find(
 			  "\n\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every 4 "
-			  "cnp_dscp 48 ack_dscp 26\n    dscp_prio 26:3,48:6\n"),
+			  "cnp_dscp 48 ack_dscp 26\n    dscp_prio 26:3,48:6 sfc off sfc_max 50ms "
+			  "sfc_mode replace\n"),
 	          std::string::npos)
 		<< r.out;
 	EXPECT_EQ(r.out.find("rxe0: "), 0u);
 	// none has no parameters: nothing after rxe1's settings.
-	const std::string tail = "ack_dscp 26\n    dscp_prio 26:3,48:6\n";
+	const std::string tail = "sfc_mode replace\n";
 	EXPECT_TRUE(r.out.size() > tail.size() &&
 	            r.out.compare(r.out.size() - tail.size(), tail.size(), tail) == 0)
 		<< r.out;
@@ -448,7 +450,7 @@ TEST_F(Cli, DevShowTheDscpMapAndTheParametersTheUserSet)
 	ASSERT_EQ(r.code, 0) << r.err;
 	std::vector<std::string> l = lines(r.out);
 	ASSERT_GE(l.size(), 4u) << r.out;
-	EXPECT_EQ(l[1], "    dscp_prio 10:1,46:5");
+	EXPECT_EQ(l[1], "    dscp_prio 10:1,46:5 sfc on sfc_max 50ms sfc_mode replace");
 	// a '*' marks the values the user set, and the heading says so
 	EXPECT_EQ(l[2], "    dcqcn parameters (* = set by the user):");
 	EXPECT_EQ(l[3], "        rp_clamp_tgt_rate 0 rp_time_reset 30000us rp_threshold 1 "
@@ -457,7 +459,7 @@ TEST_F(Cli, DevShowTheDscpMapAndTheParametersTheUserSet)
 	EXPECT_NE(r.out.find(" rp_min_rate_kbps 1000 "), std::string::npos) << r.out;
 	// an empty map: every DSCP on priority 0
 	EXPECT_NE(r.out.find("\nrxe1: algo none line_rate auto base_rtt unknown ecn off ack_every "
-	                     "default cnp_dscp 48 ack_dscp own\n    dscp_prio none\n"),
+	                     "default cnp_dscp 48 ack_dscp own\n    dscp_prio none sfc off"),
 	          std::string::npos)
 		<< r.out;
 
@@ -723,7 +725,7 @@ TEST_F(Cli, DevSetDscpPrio)
 	want[48] = 6;
 	EXPECT_EQ(k.devs[1].dscp_prio, want);
 	EXPECT_EQ(k.devs[0].dscp_prio, FakeDev::conventional_dscp_prio()) << "only rxe1";
-	EXPECT_NE(run({"dev", "show", "rxe1"}).out.find("dscp_prio 0:1,26:5,48:6\n"),
+	EXPECT_NE(run({"dev", "show", "rxe1"}).out.find("dscp_prio 0:1,26:5,48:6 sfc"),
 	          std::string::npos);
 	// empty, or none as 'dev show' prints it: every DSCP on priority 0
 	for (const char *empty : {"", "none"}) {
@@ -856,20 +858,23 @@ TEST_F(Cli, QpShowAll)
 	// the kernel reports them (QP 5 has no counters here)
 	EXPECT_EQ(r.out,
 	          "rxe0 qpn 17 algo dcqcn rate 8.5Gbit window none inflight 4KiB "
-	          "acked 123456789B retx 2\n"
+	          "acked 123456789B retx 2 sfc on\n"
 	          "    limited 1 rate_kbps 8500000 target_rate_kbps 10000000 alpha 0.2500 "
 	          "rate_cuts 3\n"
+	          "    sfc: bts_rx 4 bts_cache 1 bts_clamped 1 bts_capped 0 pause_starts 2 "
+	          "pause_last 500us\n"
+	          "         pause_left 120us paused 1.5ms\n"
 	          "rxe0 qpn 18 algo fixed rate 100Mbit window 64KiB inflight 64KiB acked 1MiB "
-	          "retx 0\n"
+	          "retx 0 sfc off\n"
 	          "    rate_kbps 100000 window_bytes 65536\n"
-	          "rxe1 qpn 5 algo none rate unpaced window none\n");
+	          "rxe1 qpn 5 algo none rate unpaced window none sfc off\n");
 	EXPECT_EQ(k.count(RXE_CC_CMD_QP_GET), 2u); // one dump per device
 }
 
 TEST_F(Cli, QpShowOneDeviceAndOneQp)
 {
 	RunResult r = run({"qp", "show", "rxe1"});
-	EXPECT_EQ(r.out, "rxe1 qpn 5 algo none rate unpaced window none\n");
+	EXPECT_EQ(r.out, "rxe1 qpn 5 algo none rate unpaced window none sfc off\n");
 	r = run({"qp", "show", "rxe0", "0x12"});
 	ASSERT_EQ(r.code, 0) << r.err;
 	EXPECT_EQ(r.out.find("rxe0 qpn 18 algo fixed"), 0u);
@@ -922,7 +927,7 @@ TEST_F(Cli, QpShowJson)
 	Json dd = parse(d.out);
 	EXPECT_EQ(u64(dd.at(0).at("params").at("rp_ai_rate_kbps")), 2000u);
 	EXPECT_EQ(u64(dd.at(0).at("stats").at("cnp_rx")), 5u);
-	EXPECT_EQ(dd.at(0).at("stats").size(), 10u);
+	EXPECT_EQ(dd.at(0).at("stats").size(), 18u) << "the kernel's list, SFC's included";
 	EXPECT_EQ(run({"-j", "qp", "show", "rxe1", "5"}).out.find("[{\"dev\":\"rxe1\",\"qpn\":5,"),
 	          0u);
 	// No QPs: an empty list, and nothing at all for people.
@@ -953,7 +958,7 @@ TEST_F(Cli, QpShowSkipsADeviceThatVanishes)
 	};
 	RunResult r = run({"qp", "show"});
 	EXPECT_EQ(r.code, 0) << r.err;
-	EXPECT_EQ(lines(r.out).size(), 4u) << r.out;
+	EXPECT_EQ(lines(r.out).size(), 6u) << r.out;
 }
 
 TEST_F(Cli, QpSetSwitchesTheAlgorithm)
@@ -1338,6 +1343,319 @@ TEST_F(Cli, MonitorIntervalWithUnitAndSlowKernel)
 	EXPECT_EQ(clock.sleeps,
 	          (std::vector<std::uint64_t>{1300000000ULL, 1500000000ULL, 1700000000ULL}));
 	EXPECT_EQ(l[1].substr(0, 11), "1450000000,");
+}
+
+// ------------------------------------------------------------ SFC
+
+// The top-level attributes of a request: type -> the integer or string.
+std::map<std::uint16_t, std::string> attrs_of(const Call &c)
+{
+	std::vector<nl::Attr> top;
+	EXPECT_TRUE(nl::parse_attrs(c.attrs.data(), c.attrs.size(), top));
+	std::map<std::uint16_t, std::string> m;
+	for (const nl::Attr &a : top) {
+		std::string v;
+		if (a.type == RXE_CC_A_DEV_NAME || a.type == RXE_CC_A_ALGO)
+			v = a.as_string();
+		else if (a.type != RXE_CC_A_PARAMS)
+			v = std::to_string(a.as_uint().value_or(~0ULL)) + "/" +
+			    std::to_string(a.len);
+		EXPECT_TRUE(m.emplace(a.type, v).second) << "attribute " << a.type << " twice";
+	}
+	return m;
+}
+
+using AttrMap = std::map<std::uint16_t, std::string>;
+
+TEST_F(Cli, DevSetSfcSendsExactlyItsAttributes)
+{
+	RunResult r =
+		run({"dev", "set", "rxe1", "sfc", "on", "sfc_max", "20ms", "sfc_mode", "max"});
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "");
+	ASSERT_EQ(k.calls.back().cmd, RXE_CC_CMD_DEV_SET);
+	// value/length: u8, u32, u8
+	EXPECT_EQ(attrs_of(k.calls.back()), (AttrMap{{RXE_CC_A_DEV_NAME, "rxe1"},
+	                                             {RXE_CC_A_SFC, "1/1"},
+	                                             {RXE_CC_A_SFC_MAX_US, "20000/4"},
+	                                             {RXE_CC_A_SFC_MODE, "1/1"}}));
+	EXPECT_EQ(k.devs[1].sfc, 1);
+	EXPECT_EQ(k.devs[1].sfc_max_us, 20000u);
+	EXPECT_EQ(k.devs[1].sfc_mode, RXE_CC_SFC_MODE_MAX);
+
+	// one at a time, with the other settings, in any order
+	ASSERT_EQ(
+		run({"dev", "set", "rxe1", "sfc_mode", "replace", "ecn", "on", "sfc", "off"}).code,
+		0);
+	EXPECT_EQ(attrs_of(k.calls.back()), (AttrMap{{RXE_CC_A_DEV_NAME, "rxe1"},
+	                                             {RXE_CC_A_ECN, "1/1"},
+	                                             {RXE_CC_A_SFC, "0/1"},
+	                                             {RXE_CC_A_SFC_MODE, "0/1"}}));
+	EXPECT_EQ(k.devs[1].sfc, 0);
+	EXPECT_EQ(k.devs[1].sfc_max_us, 20000u) << "not sent, not changed";
+	EXPECT_EQ(k.devs[1].sfc_mode, RXE_CC_SFC_MODE_REPLACE);
+	ASSERT_EQ(run({"dev", "set", "rxe1", "sfc_max", "1s"}).code, 0);
+	EXPECT_EQ(k.devs[1].sfc_max_us, 1000000u);
+	ASSERT_EQ(run({"dev", "set", "rxe1", "sfc_max", "1us"}).code, 0);
+	EXPECT_EQ(k.devs[1].sfc_max_us, 1u);
+	ASSERT_EQ(run({"dev", "set", "rxe1", "sfc_max", "0.5ms"}).code, 0);
+	EXPECT_EQ(k.devs[1].sfc_max_us, 500u);
+	// and the algorithm's parameters still go to the algorithm
+	ASSERT_EQ(run({"dev", "set", "rxe0", "rp_gd", "12", "sfc", "off"}).code, 0);
+	AttrMap a = attrs_of(k.calls.back());
+	EXPECT_EQ(a.count(RXE_CC_A_PARAMS), 1u);
+	EXPECT_EQ(a.at(RXE_CC_A_SFC), "0/1");
+	EXPECT_EQ(k.devs[0].sfc, 0);
+}
+
+TEST_F(Cli, DevSetSfcRejectsBadValuesBeforeSending)
+{
+	const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+		{{"sfc", "maybe"}, "sfc: 'maybe' is not on or off"},
+		{{"sfc"}, "'sfc' needs a value"},
+		{{"sfc_max"}, "'sfc_max' needs a value"},
+		{{"sfc_mode"}, "'sfc_mode' needs a value"},
+		{{"sfc_max", "0"}, "sfc_max: '0' is out of range 1us..1s"},
+		{{"sfc_max", "0ms"}, "sfc_max: '0ms' is out of range 1us..1s"},
+		{{"sfc_max", "1.5s"}, "sfc_max: '1.5s' is out of range 1us..1s"},
+		{{"sfc_max", "1500ns"}, "sfc_max: '1500ns' is not a whole number of microseconds"},
+		{{"sfc_max", "50"}, "sfc_max: '50' is not a time: it needs a unit"},
+		{{"sfc_max", "long"}, "sfc_max: 'long' is not a time"},
+		{{"sfc_mode", "newest"}, "sfc_mode: 'newest' is not replace or max"},
+		{{"sfc", "on", "sfc", "off"}, "'sfc' is given twice"},
+		{{"sfc", "on", "sfc_max", "0"}, "sfc_max: '0' is out of range"},
+	};
+	for (const auto &[tail, msg] : cases) {
+		std::vector<std::string> args = {"dev", "set", "rxe0"};
+		args.insert(args.end(), tail.begin(), tail.end());
+		expect_usage(args, msg);
+	}
+	expect_usage({"dev", "set", "sfc", "on"}, "missing DEV before 'sfc'");
+	EXPECT_EQ(k.devs[0].sfc, 1);
+	EXPECT_EQ(k.devs[0].sfc_max_us, 50000u);
+}
+
+TEST_F(Cli, DevShowSfc)
+{
+	k.devs[0].sfc_max_us = 1500;
+	k.devs[0].sfc_mode = RXE_CC_SFC_MODE_MAX;
+	RunResult r = run({"dev", "show"});
+	ASSERT_EQ(r.code, 0) << r.err;
+	std::vector<std::string> l = lines(r.out);
+	ASSERT_GE(l.size(), 2u) << r.out;
+	EXPECT_EQ(l[1], "    dscp_prio 26:3,48:6 sfc on sfc_max 1.5ms sfc_mode max");
+	EXPECT_NE(r.out.find("\n    dscp_prio 26:3,48:6 sfc off sfc_max 50ms sfc_mode replace\n"),
+	          std::string::npos)
+		<< r.out;
+
+	Json doc = parse(run({"-j", "dev", "show"}).out);
+	const Json &d = doc.at(0);
+	EXPECT_EQ(d.at("sfc"), Json(true));
+	EXPECT_EQ(u64(d.at("sfc_max_us")), 1500u);
+	EXPECT_EQ(str(d.at("sfc_mode")), "max");
+	EXPECT_EQ(doc.at(1).at("sfc"), Json(false));
+	EXPECT_EQ(u64(doc.at(1).at("sfc_max_us")), 50000u);
+	EXPECT_EQ(str(doc.at(1).at("sfc_mode")), "replace");
+
+	// what 'dev show' prints, 'dev set' takes back
+	ASSERT_EQ(run({"dev", "set", "rxe1", "sfc_max", "1.5ms", "sfc_mode", "max"}).code, 0);
+	EXPECT_EQ(k.devs[1].sfc_max_us, 1500u);
+
+	// a mode this rxecc does not know is shown as its number
+	k.devs[1].sfc_mode = 1;
+	k.mangle = [](std::uint8_t cmd, std::vector<GenlMsg> &replies) {
+		if (cmd != RXE_CC_CMD_DEV_GET)
+			return;
+		for (GenlMsg &m : replies) {
+			nl::AttrWriter w;
+			w.put_string(RXE_CC_A_DEV_NAME, "rxe1");
+			w.put_u8(RXE_CC_A_SFC_MODE, 7);
+			m.attrs = w.bytes();
+		}
+	};
+	EXPECT_EQ(run({"dev", "show", "rxe1"}).out, "rxe1: algo - sfc_mode 7\n");
+	EXPECT_EQ(str(parse(run({"-j", "dev", "show", "rxe1"}).out).at(0).at("sfc_mode")), "7");
+}
+
+TEST_F(Cli, DevShowOfAKernelWithoutSfcLeavesItOut)
+{
+	k.sfc_attrs = false;
+	RunResult r = run({"dev", "show", "rxe1"});
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out,
+	          "rxe1: algo none line_rate auto base_rtt unknown ecn off ack_every default "
+	          "cnp_dscp 48 ack_dscp own\n    dscp_prio 26:3,48:6\n");
+	Json d = parse(run({"-j", "dev", "show", "rxe1"}).out).at(0);
+	EXPECT_FALSE(d.contains("sfc")) << "missing, not off";
+	EXPECT_FALSE(d.contains("sfc_max_us"));
+	EXPECT_FALSE(d.contains("sfc_mode"));
+	// such a kernel refuses the attribute; the reason is shown
+	r = run({"dev", "set", "rxe1", "sfc", "on"});
+	EXPECT_EQ(r.code, 1);
+	EXPECT_NE(r.err.find("unknown attribute type " + std::to_string(RXE_CC_A_SFC)),
+	          std::string::npos)
+		<< r.err;
+}
+
+TEST_F(Cli, QpSetSfcAloneKeepsTheAlgorithm)
+{
+	const FakeQp before = *k.devs[0].qp(18);
+	RunResult r = run({"qp", "set", "rxe0", "18", "sfc", "on"});
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out, "");
+	ASSERT_EQ(k.calls.back().cmd, RXE_CC_CMD_QP_SET);
+	EXPECT_EQ(attrs_of(k.calls.back()), (AttrMap{{RXE_CC_A_DEV_NAME, "rxe0"},
+	                                             {RXE_CC_A_QPN, "18/4"},
+	                                             {RXE_CC_A_SFC, "1/1"}}));
+	const FakeQp &q = *k.devs[0].qp(18);
+	EXPECT_TRUE(q.sfc);
+	EXPECT_EQ(q.algo, before.algo);
+	EXPECT_EQ(q.params, before.params);
+	EXPECT_EQ(k.count(RXE_CC_CMD_ALGO_GET), 0u) << "no algorithm to look up";
+	// the QP was looked up before the write
+	EXPECT_EQ(k.calls[k.calls.size() - 2].cmd, RXE_CC_CMD_QP_GET);
+
+	// off ends the pause in force
+	ASSERT_EQ(run({"qp", "set", "rxe0", "17", "sfc", "off"}).code, 0);
+	EXPECT_EQ(attrs_of(k.calls.back()).at(RXE_CC_A_SFC), "0/1");
+	EXPECT_FALSE(k.devs[0].qp(17)->sfc);
+	EXPECT_EQ(k.devs[0].qp(17)->algo, "dcqcn");
+	EXPECT_NE(run({"qp", "show", "rxe0", "17"}).out.find(" pause_left 0 "), std::string::npos);
+}
+
+TEST_F(Cli, QpSetAlgoAndSfcInOneRequest)
+{
+	RunResult r = run(
+		{"qp", "set", "rxe0", "17", "algo", "fixed", "rate_kbps", "5Mbit", "sfc", "off"});
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(k.count(RXE_CC_CMD_QP_SET), 1u);
+	AttrMap a = attrs_of(k.calls.back());
+	EXPECT_EQ(a, (AttrMap{{RXE_CC_A_DEV_NAME, "rxe0"},
+	                      {RXE_CC_A_QPN, "17/4"},
+	                      {RXE_CC_A_ALGO, "fixed"},
+	                      {RXE_CC_A_PARAMS, ""},
+	                      {RXE_CC_A_SFC, "0/1"}}));
+	const FakeQp &q = *k.devs[0].qp(17);
+	EXPECT_EQ(q.algo, "fixed");
+	EXPECT_EQ(q.params, (Values{{"rate_kbps", 5000}, {"window_bytes", 0}}));
+	EXPECT_FALSE(q.sfc);
+	// sfc anywhere after QPN
+	ASSERT_EQ(run({"qp", "set", "rxe0", "17", "sfc", "yes", "algo", "none"}).code, 0);
+	EXPECT_TRUE(k.devs[0].qp(17)->sfc);
+	EXPECT_EQ(k.devs[0].qp(17)->algo, "none");
+	// without sfc, none is sent
+	ASSERT_EQ(run({"qp", "set", "rxe0", "17", "algo", "fixed"}).code, 0);
+	EXPECT_EQ(attrs_of(k.calls.back()).count(RXE_CC_A_SFC), 0u);
+	EXPECT_TRUE(k.devs[0].qp(17)->sfc);
+}
+
+TEST_F(Cli, QpSetSfcErrors)
+{
+	expect_usage({"qp", "set", "rxe0", "17", "sfc"}, "'sfc' needs a value");
+	expect_usage({"qp", "set", "rxe0", "17", "sfc", "maybe"}, "sfc: 'maybe' is not on or off");
+	expect_usage({"qp", "set", "rxe0", "17", "sfc", "on", "sfc", "off"},
+	             "'sfc' is given twice");
+	expect_usage({"qp", "set", "rxe0", "17", "rate_kbps", "5", "sfc", "on"},
+	             "missing 'algo NAME' for parameter 'rate_kbps' (the QP's algorithm, even "
+	             "if unchanged)");
+	expect_usage({"qp", "set", "rxe0", "17"},
+	             "missing 'algo NAME' (the QP's algorithm, even if unchanged) or 'sfc on|off'");
+	expect_usage({"qp", "set", "sfc", "on"}, "missing DEV");
+	expect_usage({"qp", "set", "rxe0", "sfc", "on"}, "missing QPN");
+	expect_usage({"qp", "set", "rxe0", "17", "algo", "fixed", "rate", "1", "sfc", "on"},
+	             "algorithm 'fixed' has no parameter 'rate'", true);
+
+	// from the kernel: SFC is for RC QPs, and nothing is changed
+	k.devs[1].qps[0].rc = false;
+	RunResult r = run({"qp", "set", "rxe1", "5", "sfc", "on"});
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err,
+	          "rxecc: qp set rxe1 5: SFC pauses RC QPs only (Operation not supported)\n");
+	r = run({"qp", "set", "rxe1", "5", "algo", "none", "sfc", "on"});
+	EXPECT_EQ(r.code, 1);
+	EXPECT_NE(r.err.find("SFC pauses RC QPs only"), std::string::npos) << r.err;
+	EXPECT_FALSE(k.devs[1].qps[0].sfc);
+	r = run({"qp", "set", "rxe0", "99", "sfc", "on"});
+	EXPECT_EQ(r.code, 1);
+	EXPECT_EQ(r.err, "rxecc: QP 99 not found on rxe0 (kernel: no QP 99 on rxe0)\n");
+}
+
+TEST_F(Cli, QpShowSfc)
+{
+	// QP 17 takes BTS; QP 18 does not and never did: no SFC line
+	RunResult r = run({"qp", "show", "rxe0"});
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_NE(r.out.find("retx 2 sfc on\n"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("\n    sfc: bts_rx 4 bts_cache 1 bts_clamped 1 bts_capped 0 "
+	                     "pause_starts 2 pause_last 500us\n"
+	                     "         pause_left 120us paused 1.5ms\n"),
+	          std::string::npos)
+		<< r.out;
+	EXPECT_EQ(r.out.find("sfc: bts_rx 0"), std::string::npos) << r.out;
+	for (const std::string &line : lines(r.out))
+		EXPECT_LE(line.size(), 100u) << line;
+
+	// a QP that no longer takes BTS but took some keeps its line
+	for (auto &[name, value] : k.devs[0].qp(18)->stats)
+		if (name == "bts_capped")
+			value = 3;
+	r = run({"qp", "show", "rxe0", "18"});
+	EXPECT_NE(r.out.find("retx 0 sfc off\n"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("    sfc: bts_rx 0 bts_cache 0 bts_clamped 0 bts_capped 3 "),
+	          std::string::npos)
+		<< r.out;
+
+	// -d: the SFC counters once, grouped, not among the others
+	r = run({"-d", "qp", "show", "rxe0", "17"});
+	EXPECT_NE(r.out.find("    sfc: bts_rx 4 "), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("        inflight_bytes 4096 acked_bytes 123456789\n"),
+	          std::string::npos)
+		<< r.out;
+	EXPECT_EQ(r.out.find("bts_rx 4", r.out.find("counters:")), std::string::npos) << r.out;
+
+	Json doc = parse(run({"-j", "qp", "show"}).out);
+	ASSERT_EQ(doc.size(), 3u);
+	EXPECT_EQ(doc.at(0).at("sfc"), Json(true));
+	EXPECT_EQ(doc.at(0).at("sfc_stats"), (Json{{"bts_rx", 4},
+	                                           {"bts_cache", 1},
+	                                           {"bts_clamped", 1},
+	                                           {"bts_capped", 0},
+	                                           {"pause_starts", 2},
+	                                           {"pause_last_us", 500},
+	                                           {"pause_left_us", 120},
+	                                           {"paused_us", 1500}}));
+	EXPECT_EQ(doc.at(1).at("sfc"), Json(false));
+	EXPECT_EQ(u64(doc.at(1).at("sfc_stats").at("bts_capped")), 3u);
+	EXPECT_EQ(doc.at(2).at("sfc"), Json(false));
+	EXPECT_FALSE(doc.at(2).contains("sfc_stats")) << "QP 5 reports no counters";
+}
+
+TEST_F(Cli, QpShowOfAKernelWithoutSfcLeavesItOut)
+{
+	k.sfc_attrs = false;
+	for (FakeDev &d : k.devs)
+		for (FakeQp &q : d.qps) {
+			Values keep;
+			for (const auto &nv : q.stats)
+				if (!is_sfc_stat(nv.first))
+					keep.push_back(nv);
+			q.stats = keep;
+		}
+	RunResult r = run({"qp", "show"});
+	ASSERT_EQ(r.code, 0) << r.err;
+	EXPECT_EQ(r.out.find("sfc"), std::string::npos) << r.out;
+	r = run({"-d", "qp", "show", "rxe0", "17"});
+	EXPECT_EQ(r.out.find("sfc"), std::string::npos) << r.out;
+	Json doc = parse(run({"-j", "qp", "show"}).out);
+	for (const Json &q : doc) {
+		EXPECT_FALSE(q.contains("sfc")) << q;
+		EXPECT_FALSE(q.contains("sfc_stats")) << q;
+	}
+	// a QP that takes BTS per the kernel, with counters not reported yet
+	k.sfc_attrs = true;
+	r = run({"qp", "show", "rxe0", "17"});
+	EXPECT_NE(r.out.find("retx 2 sfc on\n"), std::string::npos) << r.out;
+	EXPECT_EQ(r.out.find("sfc:"), std::string::npos) << r.out;
 }
 
 } // namespace

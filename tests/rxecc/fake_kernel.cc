@@ -124,16 +124,21 @@ struct Request {
 	std::string s(int t) const { return tb[t] ? nla_get_string(tb[t]) : ""; }
 };
 
-Err parse(const GenlMsg &g, Request &r)
+Err parse(const GenlMsg &g, Request &r, bool sfc)
 {
 	r.buf = g.attrs;
 	r.buf.resize(r.buf.size() + 4); // room for libnl to read safely
-	static const std::map<int, char> top = {
+	std::map<int, char> top = {
 		{RXE_CC_A_DEV_NAME, 's'},  {RXE_CC_A_ALGO, 's'},        {RXE_CC_A_PARAMS, 'n'},
 		{RXE_CC_A_LINE_RATE, '8'}, {RXE_CC_A_BASE_RTT_NS, '8'}, {RXE_CC_A_ECN, '1'},
 		{RXE_CC_A_ACK_EVERY, '4'}, {RXE_CC_A_CNP_DSCP, '1'},    {RXE_CC_A_ACK_DSCP, '1'},
 		{RXE_CC_A_QPN, '4'},       {RXE_CC_A_DSCP_PRIO, 'm'},
 	};
+	if (sfc) {
+		top[RXE_CC_A_SFC] = '1';
+		top[RXE_CC_A_SFC_MAX_US] = '4';
+		top[RXE_CC_A_SFC_MODE] = '1';
+	}
 	int len = static_cast<int>(g.attrs.size());
 	Err e = strict(r.buf.data(), len, top, "request");
 	if (e.err)
@@ -318,6 +323,7 @@ void FakeKernel::standard_setup()
 	rxe0.line_rate = 10000000000ULL;
 	rxe0.base_rtt = 100000;
 	rxe0.ecn = 1;
+	rxe0.sfc = 1;
 	rxe0.stats = {{"cnp_sent", 100}, {"cnp_received", 40}, {"pacer_waits", 7}};
 	FakeQp q17;
 	q17.qpn = 17;
@@ -338,7 +344,16 @@ void FakeKernel::standard_setup()
 	             {"rate_inc", 1},
 	             {"retx_pkts", 2},
 	             {"inflight_bytes", 4096},
-	             {"acked_bytes", 123456789}};
+	             {"acked_bytes", 123456789},
+	             {"bts_rx", 4},
+	             {"bts_cache", 1},
+	             {"bts_clamped", 1},
+	             {"bts_capped", 0},
+	             {"pause_starts", 2},
+	             {"pause_last_us", 500},
+	             {"pause_left_us", 120},
+	             {"paused_us", 1500}};
+	q17.sfc = true;
 	FakeQp q18;
 	q18.qpn = 18;
 	q18.algo = "fixed";
@@ -346,10 +361,24 @@ void FakeKernel::standard_setup()
 	q18.rate = 100000000ULL;
 	q18.window = 65536;
 	q18.state = {{"rate_kbps", 100000}, {"window_bytes", 65536}};
-	q18.stats = {{"cnp_rx", 0},           {"cnp_tx", 0},          {"ce_rx", 0},
-	             {"pacer_waits", 0},      {"pacer_unused_us", 0}, {"rate_dec", 0},
-	             {"rate_inc", 0},         {"retx_pkts", 0},       {"inflight_bytes", 65536},
-	             {"acked_bytes", 1048576}};
+	q18.stats = {{"cnp_rx", 0},
+	             {"cnp_tx", 0},
+	             {"ce_rx", 0},
+	             {"pacer_waits", 0},
+	             {"pacer_unused_us", 0},
+	             {"rate_dec", 0},
+	             {"rate_inc", 0},
+	             {"retx_pkts", 0},
+	             {"inflight_bytes", 65536},
+	             {"acked_bytes", 1048576},
+	             {"bts_rx", 0},
+	             {"bts_cache", 0},
+	             {"bts_clamped", 0},
+	             {"bts_capped", 0},
+	             {"pause_starts", 0},
+	             {"pause_last_us", 0},
+	             {"pause_left_us", 0},
+	             {"paused_us", 0}};
 	rxe0.qps = {q17, q18};
 
 	FakeDev rxe1;
@@ -417,7 +446,7 @@ GenlMsg algo_msg(const FakeAlgo &a)
 	return b.take(RXE_CC_CMD_ALGO_GET);
 }
 
-GenlMsg dev_msg(const FakeDev &d, const std::string &palgo)
+GenlMsg dev_msg(const FakeDev &d, const std::string &palgo, bool sfc)
 {
 	Builder b;
 	b.str(RXE_CC_A_DEV_NAME, d.name);
@@ -444,10 +473,15 @@ GenlMsg dev_msg(const FakeDev &d, const std::string &palgo)
 	b.u8(RXE_CC_A_CNP_DSCP, d.cnp_dscp);
 	b.u8(RXE_CC_A_ACK_DSCP, d.ack_dscp);
 	nla_put(b.m(), RXE_CC_A_DSCP_PRIO, RXE_CC_DSCPS, d.dscp_prio.data());
+	if (sfc) {
+		b.u8(RXE_CC_A_SFC, d.sfc);
+		b.u32(RXE_CC_A_SFC_MAX_US, d.sfc_max_us);
+		b.u8(RXE_CC_A_SFC_MODE, d.sfc_mode);
+	}
 	return b.take(RXE_CC_CMD_DEV_GET);
 }
 
-GenlMsg qp_msg(const FakeDev &d, const FakeQp &q, bool names_nest)
+GenlMsg qp_msg(const FakeDev &d, const FakeQp &q, bool names_nest, bool sfc)
 {
 	Builder b;
 	b.str(RXE_CC_A_DEV_NAME, d.name);
@@ -472,6 +506,8 @@ GenlMsg qp_msg(const FakeDev &d, const FakeQp &q, bool names_nest)
 	if (!q.stats.empty())
 		b.named_values(RXE_CC_A_QP_STATS, RXE_CC_A_STAT, RXE_CC_A_ST_NAME,
 		               RXE_CC_A_ST_VALUE, q.stats, true, RXE_CC_A_ST_PAD);
+	if (sfc)
+		b.u8(RXE_CC_A_SFC, q.sfc ? 1 : 0);
 	return b.take(RXE_CC_CMD_QP_GET);
 }
 
@@ -527,7 +563,7 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 		return s;
 	}
 	Request r;
-	Err e = parse(req, r);
+	Err e = parse(req, r, sfc_attrs);
 	if (e.err)
 		return Status::kernel(e.err, e.msg);
 	const bool writes = req.cmd == RXE_CC_CMD_DEV_SET || req.cmd == RXE_CC_CMD_QP_SET;
@@ -546,6 +582,10 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 			return Status::kernel(ENODEV, "no rxe device " + dev_name);
 	}
 	if (r.tb[RXE_CC_A_ACK_EVERY] && nla_get_u32(r.tb[RXE_CC_A_ACK_EVERY]) > 1024)
+		return Status::kernel(ERANGE, "integer out of range");
+	// NLA_POLICY_MAX of SFC and SFC_MODE
+	if ((r.tb[RXE_CC_A_SFC] && nla_get_u8(r.tb[RXE_CC_A_SFC]) > 1) ||
+	    (r.tb[RXE_CC_A_SFC_MODE] && nla_get_u8(r.tb[RXE_CC_A_SFC_MODE]) > RXE_CC_SFC_MODE_MAX))
 		return Status::kernel(ERANGE, "integer out of range");
 	if (r.tb[RXE_CC_A_LINE_RATE]) {
 		std::uint64_t v = nla_get_u64(r.tb[RXE_CC_A_LINE_RATE]);
@@ -572,11 +612,11 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 		if (!dump) {
 			if (!d)
 				return Status::kernel(EINVAL, "DEV_NAME is required");
-			replies.push_back(dev_msg(*d, palgo.empty() ? d->algo : palgo));
+			replies.push_back(dev_msg(*d, palgo.empty() ? d->algo : palgo, sfc_attrs));
 			return Status();
 		}
 		for (const FakeDev &x : devs)
-			replies.push_back(dev_msg(x, palgo.empty() ? x.algo : palgo));
+			replies.push_back(dev_msg(x, palgo.empty() ? x.algo : palgo, sfc_attrs));
 		return Status();
 	}
 
@@ -630,6 +670,17 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 					                              ", above 7");
 			std::copy(prio, prio + RXE_CC_DSCPS, n.dscp_prio.begin());
 		}
+		if (r.tb[RXE_CC_A_SFC])
+			n.sfc = nla_get_u8(r.tb[RXE_CC_A_SFC]);
+		if (struct nlattr *m = r.tb[RXE_CC_A_SFC_MAX_US]) {
+			std::uint32_t v = nla_get_u32(m);
+			if (v == 0 || v > 1000000)
+				return Status::kernel(ERANGE,
+				                      "SFC pause ceiling must be 1 us to 1 s");
+			n.sfc_max_us = v;
+		}
+		if (r.tb[RXE_CC_A_SFC_MODE])
+			n.sfc_mode = nla_get_u8(r.tb[RXE_CC_A_SFC_MODE]);
 		*d = n;
 		Status ok;
 		if (n.algo == "dcqcn")
@@ -646,38 +697,54 @@ Status FakeKernel::handle(const GenlMsg &req, bool dump, std::vector<GenlMsg> &r
 			FakeQp *q = d->qp(nla_get_u32(r.tb[RXE_CC_A_QPN]));
 			if (!q)
 				return Status::kernel(ENOENT, no_qp);
-			replies.push_back(qp_msg(*d, *q, state_in_names_nest));
+			replies.push_back(qp_msg(*d, *q, state_in_names_nest, sfc_attrs));
 			return Status();
 		}
 		if (d)
 			for (const FakeQp &q : d->qps)
-				replies.push_back(qp_msg(*d, q, state_in_names_nest));
+				replies.push_back(qp_msg(*d, q, state_in_names_nest, sfc_attrs));
 		return Status();
 	}
 
 	case RXE_CC_CMD_QP_SET: {
-		if (!d || !r.tb[RXE_CC_A_QPN] || !r.tb[RXE_CC_A_ALGO])
+		// ALGO (with PARAMS), SFC, or both; all or nothing
+		struct nlattr *sfc = r.tb[RXE_CC_A_SFC];
+		if (!d || !r.tb[RXE_CC_A_QPN] || (!r.tb[RXE_CC_A_ALGO] && !sfc))
 			return Status::kernel(EINVAL, "DEV_NAME, QPN and ALGO are required");
+		if (!r.tb[RXE_CC_A_ALGO] && r.has_params)
+			return Status::kernel(EINVAL, "parameters need the algorithm they are for");
 		FakeQp *q = d->qp(nla_get_u32(r.tb[RXE_CC_A_QPN]));
 		if (!q)
 			return Status::kernel(ENOENT, no_qp);
-		if (!q->rc)
-			return Status::kernel(EOPNOTSUPP, "congestion control runs on RC QPs only");
-		const FakeAlgo *a = algo(r.s(RXE_CC_A_ALGO));
-		if (a->name == "none" && r.has_params)
-			return Status::kernel(EINVAL, "algorithm none has no parameters");
-		Values vals = d->params[a->name];
-		Err pe = apply_params(*a, r.params, vals);
-		if (pe.err)
-			return Status::kernel(pe.err, pe.msg);
-		q->algo = a->name;
-		q->params = vals;
-		q->state.clear();
-		for (const auto &[name, unit] : a->state)
-			q->state.emplace_back(name, 0);
+		if (sfc && !q->rc)
+			return Status::kernel(EOPNOTSUPP, "SFC pauses RC QPs only");
 		Status ok;
-		if (a->name == "dcqcn")
-			ok.extack = dcqcn_warning(vals, d->line_rate);
+		if (r.tb[RXE_CC_A_ALGO]) {
+			if (!q->rc)
+				return Status::kernel(EOPNOTSUPP,
+				                      "congestion control runs on RC QPs only");
+			const FakeAlgo *a = algo(r.s(RXE_CC_A_ALGO));
+			if (a->name == "none" && r.has_params)
+				return Status::kernel(EINVAL, "algorithm none has no parameters");
+			Values vals = d->params[a->name];
+			Err pe = apply_params(*a, r.params, vals);
+			if (pe.err)
+				return Status::kernel(pe.err, pe.msg);
+			q->algo = a->name;
+			q->params = vals;
+			q->state.clear();
+			for (const auto &[name, unit] : a->state)
+				q->state.emplace_back(name, 0);
+			if (a->name == "dcqcn")
+				ok.extack = dcqcn_warning(vals, d->line_rate);
+		}
+		if (sfc) {
+			q->sfc = nla_get_u8(sfc) != 0;
+			if (!q->sfc) // ends a pause in force
+				for (auto &[name, value] : q->stats)
+					if (name == "pause_left_us")
+						value = 0;
+		}
 		return ok;
 	}
 

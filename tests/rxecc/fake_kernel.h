@@ -52,7 +52,8 @@ struct FakeQp {
 	std::uint64_t rate = 0, window = 0;
 	bool rc = true; // CC runs on RC QPs only
 	Values state;
-	Values stats;
+	Values stats;     // SFC's (bts_*, pause_*, paused_us) among them
+	bool sfc = false; // takes BTS
 };
 
 struct FakeDev {
@@ -68,6 +69,10 @@ struct FakeDev {
 	std::uint8_t cnp_dscp = 48, ack_dscp = 255;
 	// priority of each DSCP; the module parameter's default 26:3,48:6
 	std::array<std::uint8_t, 64> dscp_prio = conventional_dscp_prio();
+	// SFC: new QPs take BTS; ceiling of a pause, us; RXE_CC_SFC_MODE_*
+	std::uint8_t sfc = 0;
+	std::uint32_t sfc_max_us = 50000;
+	std::uint8_t sfc_mode = 0;
 	std::vector<FakeQp> qps;
 	Values stats;
 
@@ -105,8 +110,9 @@ class FakeKernel : public Transport
 public:
 	explicit FakeKernel(FakeClock *clock = nullptr);
 
-	// Two devices, rxe0 (dcqcn default, QPs 17 and 18) and rxe1 (none, QP 5),
-	// and the algorithms none, fixed and dcqcn (a subset of its parameters).
+	// Two devices, rxe0 (dcqcn default, SFC on, QPs 17 and 18) and rxe1
+	// (none, SFC off, QP 5), and the algorithms none, fixed and dcqcn (a
+	// subset of its parameters). QP 17 takes BTS and has been paused.
 	static std::vector<FakeAlgo> standard_algos();
 	void standard_setup();
 
@@ -116,6 +122,9 @@ public:
 	// QP_GET replies wrap the STATE nests in STATE_NAMES, as the kernel
 	// does; false repeats STATE at the top level, as the header reads.
 	bool state_in_names_nest = true;
+	// false: a kernel from before SFC, whose replies lack the SFC
+	// attributes and whose policy refuses them in requests.
+	bool sfc_attrs = true;
 	// Errors for the next requests of a command: errno, extack.
 	std::map<std::uint8_t, std::pair<int, std::string>> fail_next;
 	// Called before every request with its command, e.g. to move rates

@@ -155,6 +155,88 @@ TEST(Requests, DevSetCarriesExactlyTheGivenFields)
 	EXPECT_EQ(got, (std::vector<std::pair<std::string, std::uint32_t>>{
 			       {"rp_gd", 12}, {"rp_ai_rate_kbps", 5000}}));
 	EXPECT_EQ(v.tb[RXE_CC_A_DSCP_PRIO], nullptr);
+	EXPECT_EQ(v.tb[RXE_CC_A_SFC], nullptr);
+	EXPECT_EQ(v.tb[RXE_CC_A_SFC_MAX_US], nullptr);
+	EXPECT_EQ(v.tb[RXE_CC_A_SFC_MODE], nullptr);
+}
+
+TEST(Requests, DevSetSfcIsU8U32U8)
+{
+	DevSet set;
+	set.dev = "rxe0";
+	set.sfc = true;
+	set.sfc_max_us = 50000;
+	set.sfc_mode = RXE_CC_SFC_MODE_MAX;
+	GenlMsg m = dev_set_request(set);
+	LibnlView v(m.attrs);
+	ASSERT_NE(v.tb[RXE_CC_A_SFC], nullptr);
+	EXPECT_EQ(nla_len(v.tb[RXE_CC_A_SFC]), 1);
+	EXPECT_EQ(nla_get_u8(v.tb[RXE_CC_A_SFC]), 1);
+	ASSERT_NE(v.tb[RXE_CC_A_SFC_MAX_US], nullptr);
+	EXPECT_EQ(nla_len(v.tb[RXE_CC_A_SFC_MAX_US]), 4);
+	EXPECT_EQ(nla_get_u32(v.tb[RXE_CC_A_SFC_MAX_US]), 50000u);
+	ASSERT_NE(v.tb[RXE_CC_A_SFC_MODE], nullptr);
+	EXPECT_EQ(nla_len(v.tb[RXE_CC_A_SFC_MODE]), 1);
+	EXPECT_EQ(nla_get_u8(v.tb[RXE_CC_A_SFC_MODE]), RXE_CC_SFC_MODE_MAX);
+	// nothing else but the device
+	std::vector<nl::Attr> top;
+	ASSERT_TRUE(nl::parse_attrs(m.attrs.data(), m.attrs.size(), top));
+	EXPECT_EQ(top.size(), 4u);
+
+	DevSet off;
+	off.dev = "rxe0";
+	off.sfc = false;
+	LibnlView o(dev_set_request(off).attrs);
+	ASSERT_NE(o.tb[RXE_CC_A_SFC], nullptr);
+	EXPECT_EQ(nla_get_u8(o.tb[RXE_CC_A_SFC]), 0) << "off is sent, not left out";
+	EXPECT_EQ(o.tb[RXE_CC_A_SFC_MAX_US], nullptr);
+	EXPECT_EQ(o.tb[RXE_CC_A_SFC_MODE], nullptr);
+}
+
+// The attribute types of a request, in order.
+std::vector<std::uint16_t> types_of(const GenlMsg &m)
+{
+	std::vector<nl::Attr> top;
+	EXPECT_TRUE(nl::parse_attrs(m.attrs.data(), m.attrs.size(), top));
+	std::vector<std::uint16_t> t;
+	for (const nl::Attr &a : top)
+		t.push_back(a.type);
+	return t;
+}
+
+TEST(Requests, QpSetAlgoSfcOrBoth)
+{
+	using T = std::vector<std::uint16_t>;
+	QpSet s;
+	s.dev = "rxe0";
+	s.qpn = 17;
+	s.sfc = false;
+	GenlMsg m = qp_set_request(s);
+	EXPECT_EQ(m.cmd, RXE_CC_CMD_QP_SET);
+	EXPECT_EQ(types_of(m), (T{RXE_CC_A_DEV_NAME, RXE_CC_A_QPN, RXE_CC_A_SFC}));
+	LibnlView v(m.attrs);
+	EXPECT_EQ(nla_len(v.tb[RXE_CC_A_SFC]), 1);
+	EXPECT_EQ(nla_get_u8(v.tb[RXE_CC_A_SFC]), 0);
+
+	s.algo = "fixed";
+	s.params = {{"rate_kbps", 5000}};
+	s.sfc = true;
+	m = qp_set_request(s);
+	EXPECT_EQ(types_of(m), (T{RXE_CC_A_DEV_NAME, RXE_CC_A_QPN, RXE_CC_A_ALGO, RXE_CC_A_PARAMS,
+	                          RXE_CC_A_SFC}));
+	LibnlView b(m.attrs);
+	EXPECT_STREQ(nla_get_string(b.tb[RXE_CC_A_ALGO]), "fixed");
+	EXPECT_EQ(nla_get_u8(b.tb[RXE_CC_A_SFC]), 1);
+
+	s.sfc.reset();
+	EXPECT_EQ(types_of(qp_set_request(s)),
+	          (T{RXE_CC_A_DEV_NAME, RXE_CC_A_QPN, RXE_CC_A_ALGO, RXE_CC_A_PARAMS}));
+
+	// parameters travel with their algorithm only: the kernel refuses
+	// PARAMS without ALGO
+	s.algo.reset();
+	s.sfc = true;
+	EXPECT_EQ(types_of(qp_set_request(s)), (T{RXE_CC_A_DEV_NAME, RXE_CC_A_QPN, RXE_CC_A_SFC}));
 }
 
 TEST(Requests, DevSetDscpPrioIsTheWhole64ByteMap)
@@ -245,6 +327,57 @@ TEST(Replies, DeviceWithPadAttributes)
 		EXPECT_EQ((*d.dscp_prio)[i], i == 26 ? 3 : i == 48 ? 6 : 0) << i;
 }
 
+TEST(Replies, DeviceSfcSettingsOrNoneFromAnOlderKernel)
+{
+	test::FakeKernel k;
+	k.standard_setup();
+	k.devs[0].sfc_max_us = 20000;
+	k.devs[0].sfc_mode = RXE_CC_SFC_MODE_MAX;
+	std::vector<GenlMsg> r;
+	ASSERT_TRUE(k.request(dev_get_request("rxe0"), false, r).ok());
+	DevInfo d;
+	ASSERT_TRUE(decode_dev(r[0], d).ok());
+	EXPECT_EQ(d.sfc, std::optional<std::uint64_t>(1));
+	EXPECT_EQ(d.sfc_max_us, std::optional<std::uint64_t>(20000));
+	EXPECT_EQ(d.sfc_mode, std::optional<std::uint64_t>(RXE_CC_SFC_MODE_MAX));
+	k.sfc_attrs = false;
+	r.clear();
+	ASSERT_TRUE(k.request(dev_get_request("rxe0"), false, r).ok());
+	ASSERT_TRUE(decode_dev(r[0], d).ok());
+	EXPECT_FALSE(d.sfc);
+	EXPECT_FALSE(d.sfc_max_us);
+	EXPECT_FALSE(d.sfc_mode);
+}
+
+TEST(Replies, QpSfcAndItsCounters)
+{
+	test::FakeKernel k;
+	k.standard_setup();
+	std::vector<GenlMsg> r;
+	ASSERT_TRUE(k.request(qp_get_request("rxe0", std::nullopt), true, r).ok());
+	ASSERT_EQ(r.size(), 2u);
+	QpInfo q;
+	ASSERT_TRUE(decode_qp(r[0], q).ok());
+	EXPECT_EQ(q.sfc, std::optional<std::uint64_t>(1));
+	std::vector<std::string> sfc;
+	for (const NamedValue &nv : q.stats)
+		if (is_sfc_stat(nv.name))
+			sfc.push_back(nv.name);
+	EXPECT_EQ(sfc, (std::vector<std::string>{"bts_rx", "bts_cache", "bts_clamped", "bts_capped",
+	                                         "pause_starts", "pause_last_us", "pause_left_us",
+	                                         "paused_us"}));
+	ASSERT_TRUE(decode_qp(r[1], q).ok());
+	EXPECT_EQ(q.sfc, std::optional<std::uint64_t>(0));
+	k.sfc_attrs = false;
+	r.clear();
+	ASSERT_TRUE(k.request(qp_get_request("rxe0", 17u), false, r).ok());
+	ASSERT_TRUE(decode_qp(r[0], q).ok());
+	EXPECT_FALSE(q.sfc) << "missing, not off";
+	for (const char *n : {"cnp_rx", "inflight_bytes", "acked_bytes", "retx_pkts", "rate_dec",
+	                      "pacer_unused_us", "paused", "pause", "bts"})
+		EXPECT_FALSE(is_sfc_stat(n)) << n;
+}
+
 TEST(Replies, DeviceParametersTheUserSet)
 {
 	test::FakeKernel k;
@@ -305,7 +438,7 @@ TEST(Replies, QpStateInEitherLayout)
 		EXPECT_EQ(q.window_bytes, std::optional<std::uint64_t>(0));
 		ASSERT_EQ(q.state.size(), 5u) << "nest " << nest;
 		EXPECT_EQ(q.state[3], (NamedValue{"alpha", 16384}));
-		ASSERT_EQ(q.stats.size(), 10u);
+		ASSERT_EQ(q.stats.size(), 18u);
 		EXPECT_EQ(q.stats[0], (NamedValue{"cnp_rx", 5}));
 		EXPECT_EQ(q.stats[7], (NamedValue{"retx_pkts", 2}));
 		EXPECT_EQ(q.stats[9], (NamedValue{"acked_bytes", 123456789}));

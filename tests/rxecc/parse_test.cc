@@ -193,5 +193,55 @@ TEST(ParseParam, RoundTripOfShownValues)
 	}
 }
 
+TEST(ParseSfc, MaxIsAWholeNumberOfMicrosecondsFrom1usTo1s)
+{
+	std::uint32_t us = 0;
+	std::string err;
+	const std::pair<const char *, std::uint32_t> good[] = {
+		{"50ms", 50000},        {"500us", 500}, {"1us", 1},
+		{"1s", 1000000},        {"0.5ms", 500}, {"2000ns", 2},
+		{"1000000us", 1000000},
+	};
+	for (const auto &[text, want] : good) {
+		ASSERT_TRUE(parse_sfc_max_us(text, us, err)) << text << ": " << err;
+		EXPECT_EQ(us, want) << text;
+	}
+	const std::pair<const char *, const char *> bad[] = {
+		{"0", "'0' is out of range 1us..1s"},
+		{"0us", "'0us' is out of range 1us..1s"},
+		{"2s", "'2s' is out of range 1us..1s"},
+		{"1000001us", "'1000001us' is out of range 1us..1s"},
+		{"1500ns", "'1500ns' is not a whole number of microseconds"},
+		{"50", "'50' is not a time: it needs a unit"},
+		{"soon", "'soon' is not a time"},
+		{"", "is not a time"},
+		{"-5ms", "is not a time"},
+	};
+	for (const auto &[text, msg] : bad) {
+		us = 7;
+		err.clear();
+		EXPECT_FALSE(parse_sfc_max_us(text, us, err)) << text;
+		EXPECT_NE(err.find(msg), std::string::npos) << text << ": " << err;
+		EXPECT_EQ(us, 7u) << "untouched on error";
+	}
+}
+
+TEST(ParseSfc, ModeReplaceOrMax)
+{
+	std::uint8_t mode = 9;
+	std::string err;
+	ASSERT_TRUE(parse_sfc_mode("replace", mode, err));
+	EXPECT_EQ(mode, RXE_CC_SFC_MODE_REPLACE);
+	ASSERT_TRUE(parse_sfc_mode("max", mode, err));
+	EXPECT_EQ(mode, RXE_CC_SFC_MODE_MAX);
+	for (const char *bad : {"", "Max", "maximum", "0", "1", "newest"}) {
+		EXPECT_FALSE(parse_sfc_mode(bad, mode, err)) << bad;
+		EXPECT_EQ(err, "'" + std::string(bad) + "' is not replace or max");
+	}
+	EXPECT_EQ(sfc_mode_name(RXE_CC_SFC_MODE_REPLACE), "replace");
+	EXPECT_EQ(sfc_mode_name(RXE_CC_SFC_MODE_MAX), "max");
+	EXPECT_EQ(sfc_mode_name(2), "2") << "a mode this rxecc does not know";
+}
+
 } // namespace
 } // namespace rxecc

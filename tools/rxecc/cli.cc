@@ -11,6 +11,7 @@
 #include <ostream>
 #include <rdma/rxe_cc.h>
 #include <set>
+#include <sstream>
 
 #include "dscp_map.h"
 #include "format.h"
@@ -609,6 +610,14 @@ void print_head(std::ostream &os, const std::string &first,
 	os << line << '\n';
 }
 
+// A time in us as 'dev set' takes it back: "50ms", "500us".
+std::string format_us(std::uint64_t us)
+{
+	if (us > UINT64_MAX / 1000)
+		return std::to_string(us) + "us";
+	return units::format_time_ns(us * 1000);
+}
+
 // The device's DSCP map as 'dev set ... dscp_prio' takes it back.
 std::string format_dscp_prio(const DscpPrio &m)
 {
@@ -681,6 +690,11 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 							std::uint64_t{(*d.dscp_prio)[ds]};
 				jd["dscp_prio"] = std::move(m);
 			}
+			if (d.sfc)
+				jd["sfc"] = *d.sfc != 0;
+			opt("sfc_max_us", d.sfc_max_us);
+			if (d.sfc_mode)
+				jd["sfc_mode"] = sfc_mode_name(*d.sfc_mode);
 			jd["params_algo"] = algo.empty() ? d.algo : algo;
 			jd["params"] = json_params(d.params);
 			jd["params_user"] = d.user_params;
@@ -721,6 +735,12 @@ int cmd_dev_show(Ctx &ctx, const std::vector<std::string> &args)
 			                                      : std::to_string(*d.ack_dscp));
 		if (d.dscp_prio)
 			head.emplace_back("dscp_prio", format_dscp_prio(*d.dscp_prio));
+		if (d.sfc)
+			head.emplace_back("sfc", *d.sfc ? "on" : "off");
+		if (d.sfc_max_us)
+			head.emplace_back("sfc_max", format_us(*d.sfc_max_us));
+		if (d.sfc_mode)
+			head.emplace_back("sfc_mode", sfc_mode_name(*d.sfc_mode));
 		print_head(os, d.name + ":", head);
 
 		const std::string palgo = algo.empty() ? d.algo : algo;
@@ -786,8 +806,10 @@ std::vector<NamedValue> check_params(Ctx &ctx, const AlgoInfo &algo,
 	return out;
 }
 
-const std::set<std::string> kDevKeywords = {"algo",      "line_rate", "base_rtt", "ecn",
-                                            "ack_every", "cnp_dscp",  "ack_dscp", "dscp_prio"};
+const std::set<std::string> kDevKeywords = {
+	"algo",     "line_rate", "base_rtt", "ecn",     "ack_every", "cnp_dscp",
+	"ack_dscp", "dscp_prio", "sfc",      "sfc_max", "sfc_mode",
+};
 
 int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 {
@@ -882,6 +904,21 @@ int cmd_dev_set(Ctx &ctx, const std::vector<std::string> &args)
 			if (!m)
 				usage_error(ctx.topic, "dscp_prio: " + err);
 			set.dscp_prio = *m;
+		} else if (kw == "sfc") {
+			bool on;
+			if (!parse_bool(val, on, err))
+				usage_error(ctx.topic, "sfc: " + err);
+			set.sfc = on;
+		} else if (kw == "sfc_max") {
+			std::uint32_t us;
+			if (!parse_sfc_max_us(val, us, err))
+				usage_error(ctx.topic, "sfc_max: " + err);
+			set.sfc_max_us = us;
+		} else if (kw == "sfc_mode") {
+			std::uint8_t mode;
+			if (!parse_sfc_mode(val, mode, err))
+				usage_error(ctx.topic, "sfc_mode: " + err);
+			set.sfc_mode = mode;
 		} else {
 			raw_params.emplace_back(kw, val);
 		}
@@ -949,6 +986,37 @@ const ShownCounter kQpShowCounters[] = {
 	{"retx_pkts", "retx", false},
 };
 
+// SFC's counters of a QP for people, in the kernel's order: the times in
+// us with a unit ("pause_last 500us").
+std::vector<std::pair<std::string, std::string>> sfc_pairs(const std::vector<NamedValue> &stats)
+{
+	std::vector<std::pair<std::string, std::string>> pairs;
+	for (const NamedValue &nv : stats) {
+		if (!is_sfc_stat(nv.name))
+			continue;
+		const std::string_view us = "_us";
+		const std::string &n = nv.name;
+		if (n.size() > us.size() && n.compare(n.size() - us.size(), us.size(), us) == 0 &&
+		    nv.value <= UINT64_MAX / 1000)
+			pairs.emplace_back(n.substr(0, n.size() - us.size()),
+			                   nv.value ? format_time_ns(nv.value * 1000) : "0");
+		else
+			pairs.emplace_back(n, std::to_string(nv.value));
+	}
+	return pairs;
+}
+
+// "LABEL name value ...", continued under the first name.
+void print_group(std::ostream &os, const std::string &label,
+                 const std::vector<std::pair<std::string, std::string>> &pairs)
+{
+	std::ostringstream text;
+	print_pairs(text, pairs, std::string(label.size(), ' '));
+	std::string s = text.str();
+	s.replace(0, label.size(), label);
+	os << s;
+}
+
 void print_qp_human(Ctx &ctx, const QpInfo &q)
 {
 	std::ostream &os = ctx.env.out;
@@ -964,12 +1032,22 @@ void print_qp_human(Ctx &ctx, const QpInfo &q)
 		if (const NamedValue *nv = find_value(q.stats, c.name))
 			head.emplace_back(c.label, c.bytes ? format_bytes(nv->value)
 			                                   : std::to_string(nv->value));
+	if (q.sfc)
+		head.emplace_back("sfc", *q.sfc ? "on" : "off");
 	print_head(os, q.dev, head);
 	std::vector<std::pair<std::string, std::string>> pairs;
 	for (const NamedValue &nv : q.state)
 		pairs.emplace_back(nv.name,
 		                   format_state_value(unit_of_state(a, nv.name), nv.value));
 	print_pairs(os, pairs, "    ");
+	// SFC's pauses: for a QP that takes BTS or took some, or with -d.
+	bool sfc_active = q.sfc && *q.sfc;
+	for (const NamedValue &nv : q.stats)
+		if (is_sfc_stat(nv.name) && nv.value)
+			sfc_active = true;
+	pairs = sfc_pairs(q.stats);
+	if (!pairs.empty() && (sfc_active || ctx.g.details))
+		print_group(os, "    sfc: ", pairs);
 	if (!ctx.g.details)
 		return;
 	if (!q.params.empty()) {
@@ -980,11 +1058,13 @@ void print_qp_human(Ctx &ctx, const QpInfo &q)
 			                   format_param_value(unit_of_param(a, nv.name), nv.value));
 		print_pairs(os, pairs, "        ");
 	}
-	if (!q.stats.empty()) {
-		os << "    counters:\n";
-		pairs.clear();
-		for (const NamedValue &nv : q.stats)
+	// The congestion control's counters; SFC's are above.
+	pairs.clear();
+	for (const NamedValue &nv : q.stats)
+		if (!is_sfc_stat(nv.name))
 			pairs.emplace_back(nv.name, std::to_string(nv.value));
+	if (!pairs.empty()) {
+		os << "    counters:\n";
 		print_pairs(os, pairs, "        ");
 	}
 }
@@ -1076,7 +1156,15 @@ int cmd_qp_show(Ctx &ctx, const std::vector<std::string> &args)
 			for (const ShownCounter &c : kQpShowCounters)
 				if (const NamedValue *nv = find_value(q.stats, c.name))
 					jq[c.name] = nv->value;
+			if (q.sfc)
+				jq["sfc"] = *q.sfc != 0;
 			jq["state"] = json_params(q.state);
+			Json sfc_stats = Json::object();
+			for (const NamedValue &nv : q.stats)
+				if (is_sfc_stat(nv.name))
+					sfc_stats[nv.name] = nv.value;
+			if (!sfc_stats.empty())
+				jq["sfc_stats"] = std::move(sfc_stats);
 			if (ctx.g.details) {
 				jq["params"] = json_params(q.params);
 				jq["stats"] = json_params(q.stats);
@@ -1100,9 +1188,10 @@ int cmd_qp_set(Ctx &ctx, const std::vector<std::string> &args)
 		return kExitOk;
 	}
 	const std::vector<std::string> &pos = p.positionals;
-	if (pos.empty() || pos[0] == "algo")
+	auto keyword = [](const std::string &w) { return w == "algo" || w == "sfc"; };
+	if (pos.empty() || keyword(pos[0]))
 		usage_error(ctx.topic, "missing DEV");
-	if (pos.size() < 2 || pos[1] == "algo")
+	if (pos.size() < 2 || keyword(pos[1]))
 		usage_error(ctx.topic, "missing QPN");
 	QpSet set;
 	set.dev = pos[0];
@@ -1115,23 +1204,36 @@ int cmd_qp_set(Ctx &ctx, const std::vector<std::string> &args)
 		const std::string &kw = pos[i];
 		if (i + 1 >= pos.size())
 			usage_error(ctx.topic,
-			            (kw == "algo" ? in_quotes(kw) : "parameter " + in_quotes(kw)) +
+			            (keyword(kw) ? in_quotes(kw) : "parameter " + in_quotes(kw)) +
 			                    " needs a value");
 		if (!seen.insert(kw).second)
 			usage_error(ctx.topic, in_quotes(kw) + " is given twice");
-		if (kw == "algo")
+		if (kw == "algo") {
 			algo = pos[i + 1];
-		else
+		} else if (kw == "sfc") {
+			bool on;
+			std::string err;
+			if (!parse_bool(pos[i + 1], on, err))
+				usage_error(ctx.topic, "sfc: " + err);
+			set.sfc = on;
+		} else {
 			raw_params.emplace_back(kw, pos[i + 1]);
+		}
 	}
-	if (!algo)
-		usage_error(ctx.topic,
-		            "missing 'algo NAME' (the QP's algorithm, even if unchanged)");
+	if (!algo && !raw_params.empty())
+		usage_error(ctx.topic, "missing 'algo NAME' for parameter " +
+		                               in_quotes(raw_params.front().first) +
+		                               " (the QP's algorithm, even if unchanged)");
+	if (!algo && !set.sfc)
+		usage_error(ctx.topic, "missing 'algo NAME' (the QP's algorithm, even if "
+		                       "unchanged) or 'sfc on|off'");
 
 	const std::string what = "qp set " + set.dev + " " + std::to_string(set.qpn);
-	const AlgoInfo &a = ctx.algo_arg(*algo);
-	set.algo = a.name;
-	set.params = check_params(ctx, a, raw_params, "");
+	if (algo) {
+		const AlgoInfo &a = ctx.algo_arg(*algo);
+		set.algo = a.name;
+		set.params = check_params(ctx, a, raw_params, "");
+	}
 	// The QP must exist before anything is written.
 	ctx.must(qp_get_request(set.dev, set.qpn), false, what, set.dev, set.qpn);
 	ctx.must(qp_set_request(set), false, what, set.dev, set.qpn, true);

@@ -203,6 +203,14 @@ bool dscp_prio(Reader &r, const Attr &a, std::optional<DscpPrio> &out)
 
 } // namespace
 
+bool is_sfc_stat(std::string_view name)
+{
+	auto starts = [name](std::string_view prefix) {
+		return name.substr(0, prefix.size()) == prefix;
+	};
+	return starts("bts_") || starts("pause_") || name == "paused_us";
+}
+
 bool DevInfo::user_set(std::string_view param) const
 {
 	for (const std::string &n : user_params)
@@ -247,6 +255,12 @@ GenlMsg dev_set_request(const DevSet &set)
 		w.put_u8(RXE_CC_A_ACK_DSCP, *set.ack_dscp);
 	if (set.dscp_prio)
 		w.put_bytes(RXE_CC_A_DSCP_PRIO, set.dscp_prio->data(), set.dscp_prio->size());
+	if (set.sfc)
+		w.put_u8(RXE_CC_A_SFC, *set.sfc ? 1 : 0);
+	if (set.sfc_max_us)
+		w.put_u32(RXE_CC_A_SFC_MAX_US, *set.sfc_max_us);
+	if (set.sfc_mode)
+		w.put_u8(RXE_CC_A_SFC_MODE, *set.sfc_mode);
 	return finish(RXE_CC_CMD_DEV_SET, w);
 }
 
@@ -264,8 +278,12 @@ GenlMsg qp_set_request(const QpSet &set)
 	AttrWriter w;
 	w.put_string(RXE_CC_A_DEV_NAME, set.dev);
 	w.put_u32(RXE_CC_A_QPN, set.qpn);
-	w.put_string(RXE_CC_A_ALGO, set.algo);
-	put_params(w, set.params);
+	if (set.algo) {
+		w.put_string(RXE_CC_A_ALGO, *set.algo);
+		put_params(w, set.params);
+	}
+	if (set.sfc)
+		w.put_u8(RXE_CC_A_SFC, *set.sfc ? 1 : 0);
 	return finish(RXE_CC_CMD_QP_SET, w);
 }
 
@@ -394,6 +412,9 @@ Status decode_dev(const GenlMsg &msg, DevInfo &out)
 		case RXE_CC_A_CNP_DSCP: r.uint(a, out.cnp_dscp, "CNP_DSCP"); break;
 		case RXE_CC_A_ACK_DSCP: r.uint(a, out.ack_dscp, "ACK_DSCP"); break;
 		case RXE_CC_A_DSCP_PRIO: dscp_prio(r, a, out.dscp_prio); break;
+		case RXE_CC_A_SFC: r.uint(a, out.sfc, "SFC"); break;
+		case RXE_CC_A_SFC_MAX_US: r.uint(a, out.sfc_max_us, "SFC_MAX_US"); break;
+		case RXE_CC_A_SFC_MODE: r.uint(a, out.sfc_mode, "SFC_MODE"); break;
 		default: break;
 		}
 	}
@@ -437,6 +458,7 @@ Status decode_qp(const GenlMsg &msg, QpInfo &out)
 			named_values(r, a, RXE_CC_A_STAT, RXE_CC_A_ST_NAME, RXE_CC_A_ST_VALUE,
 			             out.stats, "QP_STATS");
 			break;
+		case RXE_CC_A_SFC: r.uint(a, out.sfc, "SFC"); break;
 		default: break;
 		}
 	}

@@ -65,6 +65,12 @@ struct DevInfo {
 	std::optional<std::uint64_t> cnp_dscp;
 	std::optional<std::uint64_t> ack_dscp;
 	std::optional<DscpPrio> dscp_prio;
+	// SFC: whether new QPs take back-to-sender pauses (BTS), the ceiling
+	// of a pause and of a run of pauses in us, and how a BTS updates a
+	// pause in force (RXE_CC_SFC_MODE_*). Absent from an older kernel.
+	std::optional<std::uint64_t> sfc;
+	std::optional<std::uint64_t> sfc_max_us;
+	std::optional<std::uint64_t> sfc_mode;
 
 	bool user_set(std::string_view param) const;
 };
@@ -78,7 +84,12 @@ struct QpInfo {
 	std::optional<std::uint64_t> window_bytes;
 	std::vector<NamedValue> state;
 	std::vector<NamedValue> stats;
+	std::optional<std::uint64_t> sfc; // the QP takes BTS
 };
+
+// A QP counter of SFC's (bts_*, pause_*, paused_us) rather than of the
+// congestion control.
+bool is_sfc_stat(std::string_view name);
 
 struct DevStats {
 	std::string dev;
@@ -109,13 +120,18 @@ struct DevSet {
 	std::optional<std::uint8_t> cnp_dscp;
 	std::optional<std::uint8_t> ack_dscp;
 	std::optional<DscpPrio> dscp_prio; // each at most 7
+	std::optional<bool> sfc;
+	std::optional<std::uint32_t> sfc_max_us;
+	std::optional<std::uint8_t> sfc_mode; // RXE_CC_SFC_MODE_*
 };
 
+// A QP_SET request: the algorithm with its parameters, SFC, or both.
 struct QpSet {
 	std::string dev;
 	std::uint32_t qpn = 0;
-	std::string algo;
-	std::vector<NamedValue> params;
+	std::optional<std::string> algo;
+	std::vector<NamedValue> params; // only with algo
+	std::optional<bool> sfc;
 };
 
 constexpr std::uint8_t kAckDscpOwn = 255;

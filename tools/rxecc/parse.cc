@@ -107,6 +107,48 @@ bool parse_bool(std::string_view s, bool &v, std::string &err)
 	return false;
 }
 
+bool parse_sfc_max_us(std::string_view s, std::uint32_t &us, std::string &err)
+{
+	const std::string range =
+		"1us.." + units::format_time_ns(std::uint64_t{kSfcMaxUsMax} * 1000);
+	auto ns = units::parse_time_ns(s, &err);
+	if (!ns)
+		return false;
+	if (*ns % 1000) {
+		err = quoted(s) + " is not a whole number of microseconds";
+		return false;
+	}
+	if (*ns == 0 || *ns / 1000 > kSfcMaxUsMax) {
+		err = quoted(s) + " is out of range " + range;
+		return false;
+	}
+	us = static_cast<std::uint32_t>(*ns / 1000);
+	return true;
+}
+
+bool parse_sfc_mode(std::string_view s, std::uint8_t &mode, std::string &err)
+{
+	if (s == "replace") {
+		mode = RXE_CC_SFC_MODE_REPLACE;
+		return true;
+	}
+	if (s == "max") {
+		mode = RXE_CC_SFC_MODE_MAX;
+		return true;
+	}
+	err = quoted(s) + " is not replace or max";
+	return false;
+}
+
+std::string sfc_mode_name(std::uint64_t mode)
+{
+	switch (mode) {
+	case RXE_CC_SFC_MODE_REPLACE: return "replace";
+	case RXE_CC_SFC_MODE_MAX: return "max";
+	default: return std::to_string(mode);
+	}
+}
+
 bool parse_param_value(const ParamInfo &p, std::string_view s, std::uint32_t &v, std::string &err)
 {
 	const std::string range = format_range(p);
