@@ -98,6 +98,33 @@ TEST(ManPage, KeywordsUnitsAndFormatsAgreeWithTheHelp)
 		EXPECT_TRUE(std::regex_search(std::string(help_text("monitor")), col)) << c;
 		EXPECT_NE(man.find(".B " + std::string(c) + "\n"), std::string::npos) << c;
 	}
+	// SFC: the keywords of 'dev set' and 'qp set', the counters of 'qp show'
+	// and the JSON keys
+	for (const char *kw : {"sfc on|off", "sfc_max TIME", "sfc_mode replace|max"}) {
+		EXPECT_NE(dev_set.find(kw), std::string::npos) << kw;
+		EXPECT_NE(std::string(help_text("")).find(kw), std::string::npos) << kw;
+	}
+	for (const char *topic : {"qp", "qp set"})
+		EXPECT_NE(std::string(help_text(topic)).find("rxecc qp set DEV QPN sfc on|off"),
+		          std::string::npos)
+			<< topic;
+	EXPECT_NE(man.find("rxecc qp set\n.I DEV QPN\n.B sfc\n.BR on | off"), std::string::npos);
+	for (const char *kw : {".B sfc\n", ".B sfc_max\n", ".B sfc_mode\n", ".BR sfc \" on|off\"",
+	                       ".BI sfc_max \" TIME\"", ".BR sfc_mode \" replace|max\""})
+		EXPECT_NE(man.find(kw), std::string::npos) << kw;
+	const std::string qp_show(help_text("qp show"));
+	for (const char *c : {"bts_rx", "bts_cache", "bts_clamped", "bts_capped", "pause_starts",
+	                      "pause_last", "pause_left", "paused"}) {
+		std::regex row("\n  " + std::string(c) + " +[A-Za-z]");
+		EXPECT_TRUE(std::regex_search(qp_show, row)) << c;
+		EXPECT_NE(man.find(".B " + std::string(c) + "\n"), std::string::npos) << c;
+	}
+	for (const char *key : {"sfc_max_us", "sfc_stats", "pause_last_us", "paused_us"}) {
+		EXPECT_TRUE(std::string(help_text("dev show")).find(key) != std::string::npos ||
+		            qp_show.find(key) != std::string::npos)
+			<< key;
+		EXPECT_NE(man.find(key), std::string::npos) << key;
+	}
 	// what a '*' in 'dev show' means, and where warnings go
 	EXPECT_NE(std::string(help_text("dev show"))
 	                  .find("A '*' after a value marks a parameter you set"),
