@@ -32,15 +32,38 @@ std::vector<uint8_t> bts(uint32_t pause_us, uint8_t flags = RXE_CC_BTS_C, uint8_
                          uint16_t dport = 4791)
 {
 	std::vector<uint8_t> b = {
-		0x10, flags, 26 << 2 | 2, 0,                           // ver/type, flags, DSCP/ECN
-		static_cast<uint8_t>(pause_us >> 24), static_cast<uint8_t>(pause_us >> 16),
-		static_cast<uint8_t>(pause_us >> 8), static_cast<uint8_t>(pause_us),
-		0, 0, 0x01, 0x2c,                                      // qdepth 300 x 64 B
-		0xc1, 0x23, static_cast<uint8_t>(dport >> 8), static_cast<uint8_t>(dport),
-		0, 0x4c, 0, 0,                                         // UDP: sport 0xc123, length, csum
-		opcode, 0x40, 0xff, 0xff,                              // BTH: opcode, SE/M/pad/tver, P_Key
-		0, 0x00, 0x12, 0x34,                                   // DestQP 0x1234
-		0x80, 0xab, 0xcd, 0xef,                                // AckReq, PSN 0xabcdef
+		0x10,
+		flags,
+		26 << 2 | 2,
+		0, // ver/type, flags, DSCP/ECN
+		static_cast<uint8_t>(pause_us >> 24),
+		static_cast<uint8_t>(pause_us >> 16),
+		static_cast<uint8_t>(pause_us >> 8),
+		static_cast<uint8_t>(pause_us),
+		0,
+		0,
+		0x01,
+		0x2c, // qdepth 300 x 64 B
+		0xc1,
+		0x23,
+		static_cast<uint8_t>(dport >> 8),
+		static_cast<uint8_t>(dport),
+		0,
+		0x4c,
+		0,
+		0, // UDP: sport 0xc123, length, csum
+		opcode,
+		0x40,
+		0xff,
+		0xff, // BTH: opcode, SE/M/pad/tver, P_Key
+		0,
+		0x00,
+		0x12,
+		0x34, // DestQP 0x1234
+		0x80,
+		0xab,
+		0xcd,
+		0xef, // AckReq, PSN 0xabcdef
 	};
 	return b;
 }

@@ -1,0 +1,157 @@
+#!/bin/bash
+# SFC back-to-sender pauses (BTS) forged with rxecc-inject --kinds bts... at
+# a sending QP (algorithm none), as a switch would send them:
+#  - with SFC off on the QP, well-formed BTS are counted as ignored
+#    (cc_bts_ignored) and the QP keeps sending;
+#  - with SFC on, a well-formed BTS of 600 ms (the control) is taken
+#    (cc_bts_rcvd): the QP sends nothing while it lasts, then resumes; its
+#    stats show one pause of about that length;
+#  - truncated, other-version, other-type, non-data, wrong-port,
+#    INT-mismatched, unknown-QP, non-peer and wrong-sport BTS are each
+#    counted exactly once (cc_bts_bad + cc_bts_no_qp grow by the number
+#    sent), none is taken, and the QP keeps sending;
+#  - a BTS above the ceiling (sfc_max 800 ms) is clamped and taken
+#    (cc_bts_clamped), it uses the QP's budget, so a stream of BTS right
+#    after it is capped (cc_bts_capped) and cannot hold the QP longer: it
+#    resumes within the ceiling and takes BTS again once as long has passed;
+# the QP stays in RTS and the kernel logs nothing. The seed is printed;
+# RXECC_INJECT_SEED=N replays it.
+. "$(dirname "$0")/lib.sh"
+require_root
+
+INJECT=${INJECT:-$RXECC_TOP/build/user/bin/rxecc-inject}
+[ -x "$INJECT" ] || die "$INJECT not built (make user)"
+seed=${RXECC_INJECT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+COUNT=${RXECC_INJECT_COUNT:-20}
+
+dmesg_mark
+rxe_load
+netns_add si_a
+netns_add si_b
+veth_link si_a va 10.7.6.1/24 si_b vb 10.7.6.2/24
+rxe_add si_a rxe_a va
+rxe_add si_b rxe_b vb
+wait_gid rxe_a 10.7.6.1 || ksft_exit
+wait_gid rxe_b 10.7.6.2 || ksft_exit
+# the ceiling for the QPs that start from now on
+rxecc dev set rxe_a sfc_max 800ms >/dev/null || die "sfc_max on rxe_a"
+
+traffic_start si_b rxe_b 10.7.6.2 si_a rxe_a 10.7.6.1 19700
+qp=$QPN
+rxecc qp set rxe_a "$qp" sfc on >/dev/null || die "sfc on QP $qp"
+sport=$(qp_field rxe_a "$qp" cc_sfc_sport)
+peer_qpn=$(rdma resource show qp link rxe_a/1 lqpn "$qp" |
+	awk '{ for (i = 1; i < NF; i++) if ($i == "rqpn") print $(i + 1) }')
+log "QP under test: rxe_a QP $qp (UDP source port $sport), sending to rxe_b QP $peer_qpn"
+[ -n "$sport" ] && [ -n "$peer_qpn" ] || die "no source port or peer QP in the restrack view"
+
+# inject NAME ARGS...: one rxecc-inject run from the peer's namespace (as
+# the switch would, from the peer's address)
+inject() {
+	local name=$1
+	shift
+	ip netns exec si_b "$INJECT" --seed "$seed" --peer 10.7.6.2 --spoof 10.7.6.99 \
+		--dst 10.7.6.1 --qpn "$qp" --peer-qpn "$peer_qpn" --sport "$sport" "$@" \
+		>"$TMP/$name" 2>&1
+	check "rxecc-inject $name ran (seed $seed)" test $? = 0
+	sed 's/^/# /' "$TMP/$name"
+}
+# the counters are updated in softirq: give the last packets a moment
+counters() {
+	nap 0.3
+	echo "$(hw_counter rxe_a cc_bts_rcvd)" "$(hw_counter rxe_a cc_bts_bad)" \
+		"$(hw_counter rxe_a cc_bts_no_qp)" "$(hw_counter rxe_a cc_bts_ignored)" \
+		"$(hw_counter rxe_a cc_bts_clamped)" "$(hw_counter rxe_a cc_bts_capped)"
+}
+# sent_in SECONDS: data bytes the peer received from the QP's host in that time
+sent_in() {
+	local a b
+	a=$(ip netns exec si_a cat /sys/class/net/va/statistics/tx_bytes)
+	nap "$1"
+	b=$(ip netns exec si_a cat /sys/class/net/va/statistics/tx_bytes)
+	echo $((b - a))
+}
+state() {
+	local n
+	qp_snap rxe_a "$qp"
+	for n in "$@"; do printf '%s ' "$(snap_field "$n")"; done
+}
+
+check "the QP sends (sends $(sent_in 0.5) bytes in 0.5 s)" test "$(sent_in 0.5)" -gt 500000
+
+# ---- SFC off: ignored ---------------------------------------------------------------
+rxecc qp set rxe_a "$qp" sfc off >/dev/null || die "sfc off on QP $qp"
+read -r rcv0 bad0 noqp0 ign0 clamp0 cap0 < <(counters)
+inject off --kinds bts_valid --count "$COUNT" --bts-pause-us 600000
+read -r rcv bad noqp ign clamp cap < <(counters)
+check "off: the $COUNT BTS were ignored (cc_bts_ignored +$((ign - ign0)))" \
+	test $((ign - ign0)) = "$COUNT"
+check "off: none was taken" test "$rcv" = "$rcv0"
+check "off: the QP kept sending" test "$(sent_in 0.3)" -gt 100000
+
+# ---- SFC on: the control --------------------------------------------------------------
+rxecc qp set rxe_a "$qp" sfc on >/dev/null || die "sfc on QP $qp"
+read -r rcv0 bad0 noqp0 ign0 clamp0 cap0 < <(counters)
+t0=$(date +%s%N)
+inject control --kinds bts_valid --count 1 --bts-pause-us 600000
+held=$(sent_in 0.2)
+read -r rcv bad noqp ign clamp cap < <(counters)
+log "QP: $(state cc_bts_rx cc_pause_starts cc_paused_us cc_pause_left_us)"
+check "control: the BTS was taken (cc_bts_rcvd +$((rcv - rcv0)))" test $((rcv - rcv0)) = 1
+check "control: the QP sent nothing while paused ($held bytes in 0.2 s)" test "$held" -lt 20000
+wait_until 5 eval '[ "$(sent_in 0.1)" -gt 50000 ]' || fail "control: the QP did not resume"
+t1=$(date +%s%N)
+log "resumed after $(((t1 - t0) / 1000000)) ms"
+check "control: it resumed after the pause (>= 600 ms after the BTS)" \
+	test $(((t1 - t0) / 1000000)) -ge 600
+paused=$(state cc_paused_us)
+check "control: the QP counts one pause of about 600 ms ($(state cc_pause_starts)start, ${paused}us)" \
+	eval '[ "$(state cc_pause_starts)" = "1 " ] && [ "$paused" -ge 590000 ] && [ "$paused" -le 610000 ]'
+
+# ---- bad BTS ---------------------------------------------------------------------------
+read -r rcv0 bad0 noqp0 ign0 clamp0 cap0 < <(counters)
+inject bad --count "$COUNT" --bts-pause-us 600000 --kinds \
+	bts_truncated,bts_bad_version,bts_bad_type,bts_non_data,bts_inner_port,bts_int_mismatch,bts_unknown_qp,bts_non_peer,bts_wrong_sport
+sent=$(sent_in 0.3)
+read -r rcv bad noqp ign clamp cap < <(counters)
+log "counted: bad +$((bad - bad0)), no QP +$((noqp - noqp0)), ignored +$((ign - ign0))"
+check "bad: the 6 malformed kinds were counted as bad (+$((bad - bad0)) of $((6 * COUNT)))" \
+	test $((bad - bad0)) = $((6 * COUNT))
+check "bad: the 3 misaddressed kinds named no QP (+$((noqp - noqp0)) of $((3 * COUNT)))" \
+	test $((noqp - noqp0)) = $((3 * COUNT))
+check "bad: none was taken or ignored" test "$rcv $ign" = "$rcv0 $ign0"
+check "bad: the QP kept sending ($sent bytes in 0.3 s)" test "$sent" -gt 100000
+check "bad: the QP's pause count stayed" test "$(state cc_pause_starts cc_bts_rx)" = "1 1 "
+
+# ---- the ceiling and the budget --------------------------------------------------------
+read -r rcv0 bad0 noqp0 ign0 clamp0 cap0 < <(counters)
+paused0=$(state cc_paused_us)
+t0=$(date +%s%N)
+inject ceiling --kinds bts_over_ceiling --count 1
+inject stream --kinds bts_valid --count "$COUNT" --bts-pause-us 700000
+read -r rcv bad noqp ign clamp cap < <(counters)
+check "ceiling: the long BTS was clamped and taken (clamped +$((clamp - clamp0)), rcvd +$((rcv - rcv0)))" \
+	test "$((clamp - clamp0)) $((rcv - rcv0))" = "1 1"
+check "ceiling: the stream after it was capped (+$((cap - cap0)) of $COUNT)" \
+	test $((cap - cap0)) = "$COUNT"
+wait_until 5 eval '[ "$(sent_in 0.1)" -gt 50000 ]' || fail "ceiling: the QP did not resume"
+t1=$(date +%s%N)
+paused=$(($(state cc_paused_us) - paused0))
+log "resumed after $(((t1 - t0) / 1000000)) ms (polled), paused for ${paused} us"
+check "ceiling: the QP was paused for the ceiling, 800 ms, no longer (${paused} us)" \
+	test "$paused" -ge 790000 -a "$paused" -le 800000
+# the budget is as long again as the ceiling: 1.6 s after the long BTS
+nap $(awk -v ms=$(((t1 - t0) / 1000000)) 'BEGIN { d = (1700 - ms) / 1000; print (d > 0 ? d : 0) }')
+read -r rcv0 bad0 noqp0 ign0 clamp0 cap0 < <(counters)
+inject again --kinds bts_valid --count 1 --bts-pause-us 1000
+read -r rcv bad noqp ign clamp cap < <(counters)
+check "ceiling: once the budget is back, a BTS is taken again" test $((rcv - rcv0)) = 1
+
+check "the QP is in RTS" eval 'rdma resource show qp link rxe_a/1 lqpn "$qp" | grep -q "state RTS"'
+check "the QP kept sending ($(sent_in 0.5) bytes in 0.5 s)" test "$(sent_in 0.5)" -gt 200000
+check "the sender is still running" kill -0 "$CLI_PID"
+traffic_stop
+cleanup
+rxe_unload || fail "unload"
+dmesg_check
+ksft_exit
