@@ -210,6 +210,24 @@ grep -q -- "--algo hpcc --label a1 --param w_ai_bytes=100 " "$TMP/trace" &&
 	grep -q -- "--algo dcqcn --label dcqcn --duration" "$TMP/trace" ||
 	fail "eval: the runs' labels and parameters: $(grep -- '--prepare-only' "$TMP/trace")"
 
+# a NAME on several lines: one scenario with the runs of every line, each
+# with its own line's options; another scenario under the same NAME, or a
+# label twice within the NAME, rejected
+printf 'g incast none --rate 25M\ng incast none@s:x --rate 25M --sfc\n%s\n' "$bad_line" >"$TMP/list"
+sed -i 's/none@s:x/none@s/' "$TMP/list"
+RXECC_TOP=$TOP bash -x "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/trace" && fail "eval accepted $bad_line"
+grep -q "list:3: -o is set by scripts/eval" "$TMP/trace" || fail "eval: a NAME twice: $(grep -v '^+' "$TMP/trace")"
+grep -q -- "/g/none --algo none --label none --duration 3 --rate 25M incast$" "$TMP/trace" &&
+	grep -q -- "/g/s --algo none --label s --duration 3 --rate 25M --sfc incast$" "$TMP/trace" ||
+	fail "eval: a NAME twice: $(grep -- '--prepare-only' "$TMP/trace")"
+printf 'g incast none\ng incast2 none@s\n%s\n' "$bad_line" >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted $bad_line"
+grep -q "list:2: 'g' is scenario incast on an earlier line, not incast2" "$TMP/err" ||
+	fail "eval: a NAME with two scenarios: $(cat "$TMP/err")"
+printf 'g incast none\ng incast none --sfc\n%s\n' "$bad_line" >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted $bad_line"
+grep -q "list:2: run 'none' appears twice" "$TMP/err" || fail "eval: a label twice in a NAME: $(cat "$TMP/err")"
+
 # the shipped scripts/eval.list: every line accepted (the bad line after
 # them is the first rejected), the PCN runs with their T
 cp "$TOP/scripts/eval.list" "$TMP/list"
@@ -221,6 +239,12 @@ grep -q "^eval: .*list:$n: -o is set by scripts/eval" "$TMP/trace" ||
 for name in pcn_victim pcn_incast pcn_fairness pcn_scale pcn_parking pcn_hadoop; do
 	grep -q -- "/$name/pcn --algo pcn --label pcn --param period_us=10000 " "$TMP/trace" ||
 		fail "eval.list: no PCN run with T = 10 ms in $name"
+done
+# SFC's E1: the four runs of one scenario, CC off, each with its variant
+for run in 'none --algo none --label none --duration 3 --hosts 4 --rate 25M --pfc 400KB,200KB,200KB incast2' \
+	'sfc-egress .* --sfc --sfc-variant egress incast2' 'sfc-ingress .* --sfc --sfc-variant ingress incast2' \
+	'sfc-cache --algo none .* --sfc incast2'; do
+	grep -q -- "/sfc_e1/$run$" "$TMP/trace" || fail "eval.list: no sfc_e1 run '$run'"
 done
 
 # scripts/demo: --help shows the whole header; in a copy of scripts/ whose
@@ -240,11 +264,25 @@ STUB
 grep -q "the demo failed in the VM" "$TMP/err" || fail "demo: $(cat "$TMP/err")"
 d=$TMP/top/build/demo
 [ "$(sed -n '/^--compat$/,$p' "$TMP/top/vm-run.args" | tail -n +3 | tr '\n' ' ')" = \
-	"$d/none $d/dcqcn $d/hpcc $d/pcn $d/acc " ] ||
+	"$d/none $d/dcqcn $d/dcqcn+sfc $d/hpcc $d/pcn $d/acc " ] ||
 	fail "demo: the runs given to the VM: $(tr '\n' ' ' <"$TMP/top/vm-run.args")"
 grep -qx 'params=period_us=10000' "$d/pcn/meta.env" && grep -qx 'npecn=1' "$d/pcn/meta.env" ||
 	fail "demo: pcn: $(grep -E '^(params|npecn)=' "$d/pcn/meta.env")"
 grep -qx 'params=period_us=4000' "$d/acc/meta.env" || fail "demo: acc: $(grep '^params=' "$d/acc/meta.env")"
+# the SFC row: DCQCN with --sfc (the rule's thresholds at 100M), its label;
+# the other rows without SFC
+grep -qx 'algo=dcqcn' "$d/dcqcn+sfc/meta.env" && grep -qx 'label=dcqcn+sfc' "$d/dcqcn+sfc/meta.env" &&
+	grep -qx 'sfc=50000,25000' "$d/dcqcn+sfc/meta.env" && grep -q '^sfc ' "$d/dcqcn+sfc/topology.txt" ||
+	fail "demo: dcqcn+sfc: $(grep -E '^(algo|label|sfc)=' "$d/dcqcn+sfc/meta.env")"
+grep -qx 'sfc=' "$d/dcqcn/meta.env" || fail "demo: dcqcn has SFC"
+# a row's options and label; options the demo sets rejected
+"$TMP/top/scripts/demo" --algos 'none@x:--sfc:--sfc-variant=egress' >/dev/null 2>&1 && fail "demo ran without a VM"
+grep -qx 'sfc_variant=egress' "$d/x/meta.env" && grep -qx 'label=x' "$d/x/meta.env" ||
+	fail "demo: a row's options: $(grep -E '^(label|sfc)' "$d/x/meta.env")"
+"$TMP/top/scripts/demo" --algos 'none:--hosts=2' >/dev/null 2>"$TMP/err" && fail "demo accepted --hosts in a row"
+grep -q -- "--hosts is set by the demo" "$TMP/err" || fail "demo: --hosts in a row: $(cat "$TMP/err")"
+"$TMP/top/scripts/demo" --algos 'dcqcn,dcqcn:--sfc' >/dev/null 2>"$TMP/err" && fail "demo accepted dcqcn twice"
+grep -q "'dcqcn' appears twice" "$TMP/err" || fail "demo: a label twice: $(cat "$TMP/err")"
 
 # incast2 and --sfc: the senders under s0, the receiver under s1, the s0-s1
 # link at --rate x --hosts; --sfc adds one sfc line (default thresholds
@@ -259,17 +297,17 @@ grep -qx 'bottleneck=s1.r' "$TMP/i2/meta.env" && grep -qx 'sfc=' "$TMP/i2/meta.e
 "$EXP" --prepare-only -o "$TMP/i2s" --hosts 3 --sfc incast2 >/dev/null || fail "--sfc rejected"
 [ "$(diff "$TMP/i2/topology.txt" "$TMP/i2s/topology.txt" | grep -c '^[<>]')" = 1 ] ||
 	fail "--sfc changed more than one line: $(diff "$TMP/i2/topology.txt" "$TMP/i2s/topology.txt")"
-grep -qx 'sfc \*:\* q_th=50000B q_tg=25000B prio=3' "$TMP/i2s/topology.txt" ||
+grep -qx 'sfc \*:\* q_th=50000B q_tg=25000B prio=3 max_pause=50ms' "$TMP/i2s/topology.txt" ||
 	fail "--sfc at 100M: $(grep ^sfc "$TMP/i2s/topology.txt")"
 grep -qx 'sfc=50000,25000' "$TMP/i2s/meta.env" && grep -qx 'sfc_variant=cache' "$TMP/i2s/meta.env" ||
 	fail "--sfc meta: $(grep ^sfc "$TMP/i2s/meta.env")"
 "$EXP" --prepare-only -o "$TMP/i2e" --rate 1M --sfc 20KB,8KB --sfc-variant egress incast2 >/dev/null ||
 	fail "--sfc Q_TH,Q_TG rejected"
-grep -qx 'sfc \*:\* q_th=20000B q_tg=8000B prio=3 variant=egress' "$TMP/i2e/topology.txt" ||
+grep -qx 'sfc \*:\* q_th=20000B q_tg=8000B prio=3 max_pause=50ms variant=egress' "$TMP/i2e/topology.txt" ||
 	fail "--sfc 20KB,8KB egress: $(grep ^sfc "$TMP/i2e/topology.txt")"
 "$EXP" --prepare-only -o "$TMP/i2i" --rate 1M --sfc --sfc-variant ingress incast >/dev/null ||
 	fail "--sfc-variant ingress rejected"
-grep -qx 'sfc \*:\* q_th=8800B q_tg=4400B prio=3 cache=off' "$TMP/i2i/topology.txt" ||
+grep -qx 'sfc \*:\* q_th=8800B q_tg=4400B prio=3 max_pause=50ms cache=off' "$TMP/i2i/topology.txt" ||
 	fail "--sfc at 1M (the 4 MTU floor): $(grep ^sfc "$TMP/i2i/topology.txt")"
 for bad in "--sfc 10KB,20KB" "--sfc 10KB" "--sfc-variant cache" "--sfc --sfc-variant both"; do
 	# shellcheck disable=SC2086
