@@ -322,6 +322,7 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 	if (!retune)
 		memset(&cc->tcd_marks, 0, sizeof(cc->tcd_marks));
 	WRITE_ONCE(cc->tcd, ops && (ops->wire & RXE_CC_WIRE_TCD));
+	WRITE_ONCE(cc->rx_ce_only, ops && (ops->flags & RXE_CC_F_RX_CE_ONLY));
 	WRITE_ONCE(cc->cap, cc->int_cap || cc->tcd ||
 		   (ops && (ops->wire & RXE_CC_WIRE_PCN)));
 	/* SFC is the QP's own from its start on: a new algorithm keeps it */
@@ -410,6 +411,7 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	WRITE_ONCE(cc->int_cap, false);
 	WRITE_ONCE(cc->int_tx, false);
 	WRITE_ONCE(cc->tcd, false);
+	WRITE_ONCE(cc->rx_ce_only, false);
 	WRITE_ONCE(cc->cap, false);
 	memset(&cc->tcd_marks, 0, sizeof(cc->tcd_marks));
 	WRITE_ONCE(cc->ect, false);
@@ -605,14 +607,15 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 {
 	struct rxe_qp *qp = pkt->qp;
 	struct rxe_cc_qp *cc = &qp->cc;
-	const struct rxe_cc_ops *ops = READ_ONCE(cc->ctx.ops);
+	const struct rxe_cc_ops *ops;
 	struct rxe_cc_np_msg msg;
 	struct rxe_cc_rx rx;
 	bool send = false, tcd;
 	u32 ev = 0;
 	u64 now;
 
-	if (!ops || !rxe_cc_is_data(pkt))
+	/* ops only under the lock: a switch may release the old algorithm */
+	if (!READ_ONCE(cc->ctx.ops) || !rxe_cc_is_data(pkt))
 		return;
 	rx.ecn = rxe_cc_skb_ecn(skb);
 	/* a mark to echo: a new packet's CE or ECT(1), not a duplicate's */
@@ -621,7 +624,7 @@ void rxe_cc_rcv_slow(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 	      rxe_cc_psn_diff(pkt->psn, READ_ONCE(qp->resp.psn)) >= 0;
 	if (rx.ecn == RXE_CC_ECN_CE)
 		rxe_counter_inc(pkt->rxe, RXE_CNT_CC_ECN_CE_RCVD);
-	else if ((ops->flags & RXE_CC_F_RX_CE_ONLY) && !tcd)
+	else if (READ_ONCE(cc->rx_ce_only) && !tcd)
 		return;
 	rx.bytes = rxe_cc_wire_bytes(qp, pkt->paylen);
 	if (rxe_cc_int_pkt(skb))

@@ -79,6 +79,8 @@ struct rxe_cc_qp_stats {
  *	echoes the marks of the data it receives in its ACK-class packets,
  *	and its completer delivers the echoes it gets (RXE_CC_FB_TCD)
  * @cap: the QP's packets carry CAP (@int_cap or @tcd)
+ * @rx_ce_only: the algorithm sees only CE-marked data (RXE_CC_F_RX_CE_ONLY),
+ *	so the receive hook may skip the others without the lock
  * @tcd_marks: marks of received data not echoed yet
  * @sfc_on: the QP takes BTS (SFC back-to-sender pauses); read locklessly
  * @sfc_max_us: ceiling of its pauses and of a run of them
@@ -120,6 +122,7 @@ struct rxe_cc_qp {
 	bool int_tx;
 	bool tcd;
 	bool cap;
+	bool rx_ce_only;
 	struct rxe_cc_tcd_marks tcd_marks;
 	bool sfc_on;
 	u32 sfc_max_us;
