@@ -49,11 +49,21 @@ struct module;
  * which no reaction point takes for a cut
  */
 #define RXE_OPCODE_PCN_RATE	0xc2
+/*
+ * ACCurate's flow rate packets (specs/accurate.md §3.2, specs/wire.md §7.4
+ * (b)): a BTH with opcode 0xC0 (forward, from the flow's sender) or 0xC1
+ * (response: the receiver's echo, or a switch's short-circuit), then the
+ * 16-byte ACCETH (struct rxe_cc_frp) and the ICRC, on the data's UDP
+ * ports. Switches rewrite CR and DR and recompute the ICRC.
+ */
+#define RXE_OPCODE_FRP		0xc0
+#define RXE_OPCODE_FRP_RESP	0xc1
 
 /* opcodes rxe_rcv() hands to the framework's feedback path */
 static inline bool rxe_cc_fb_opcode(u8 opcode)
 {
-	return opcode == RXE_OPCODE_CNP || opcode == RXE_OPCODE_PCN_RATE;
+	return opcode == RXE_OPCODE_CNP || opcode == RXE_OPCODE_PCN_RATE ||
+	       opcode == RXE_OPCODE_FRP || opcode == RXE_OPCODE_FRP_RESP;
 }
 
 /*
@@ -67,6 +77,7 @@ static inline bool rxe_cc_fb_opcode(u8 opcode)
 #define RXE_CC_WIRE_INT		BIT(3) /* INT shim, to capable peers only */
 #define RXE_CC_WIRE_TCD		BIT(4) /* TCD marks echoed in BTH byte 4 */
 #define RXE_CC_WIRE_PCN		BIT(5) /* PCN rate reports, to CAP peers */
+#define RXE_CC_WIRE_FRP		BIT(6) /* ACCurate FRPs, to CAP peers */
 
 /* Properties of an algorithm, in rxe_cc_ops.flags */
 #define RXE_CC_F_LAZY_TIMER	BIT(0) /* timer_ns may wait for an event */
@@ -222,13 +233,86 @@ struct rxe_cc_ack {
  *	right after that packet's on_ack
  * @RXE_CC_FB_TCD: the mark echo (BTH byte 4) of a response packet,
  *	delivered right after that packet's on_ack (RXE_CC_WIRE_TCD)
+ * @RXE_CC_FB_FRP: an ACCurate FRP response (0xC1) from the QP's peer or a
+ *	switch on its path (RXE_CC_WIRE_FRP)
  */
 enum rxe_cc_fb_kind {
 	RXE_CC_FB_CNP,
 	RXE_CC_FB_PAUSE,
 	RXE_CC_FB_INT,
 	RXE_CC_FB_TCD,
+	RXE_CC_FB_FRP,
 };
+
+/* ACCETH (RXE_CC_FRP_BODY_BYTES, big-endian), specs/accurate.md §3.2 */
+#define RXE_CC_FRP_BODY_BYTES	16
+#define RXE_CC_FRP_VERSION	1
+/* byte 0, bits 7..4: the type */
+#define RXE_CC_FRP_NORMAL	0
+#define RXE_CC_FRP_INIT		1
+#define RXE_CC_FRP_STOP		2
+/* byte 0, bits 3..0: flags */
+#define RXE_CC_FRP_RESP		BIT(3) /* a response (opcode 0xC1) */
+#define RXE_CC_FRP_SC		BIT(2) /* a switch's short-circuit */
+#define RXE_CC_FRP_COUNTED	BIT(1) /* STOP: this RRP's FRP was sent */
+
+/**
+ * struct rxe_cc_frp - an ACCETH, decoded
+ * @type: RXE_CC_FRP_NORMAL, _INIT or _STOP (byte 0, bits 7..4)
+ * @flags: RXE_CC_FRP_RESP, _SC, _COUNTED (byte 0, bits 3..0)
+ * @sc_hop: the switch that short-circuited, else 0 (byte 1)
+ * @epoch: the RRP of the forward FRP, floor(time / RRP) mod 2^16 (2..3)
+ * @cr_kbps: current rate: the sender's, lowered to each switch's fair
+ *	share where that is the bottleneck (4..7)
+ * @dr_kbps: desired rate, lowered to every switch's fair share (8..11)
+ * @version: RXE_CC_FRP_VERSION (byte 12)
+ * @src_qpn: the QP that owns the flow, the sender's (13..15)
+ */
+struct rxe_cc_frp {
+	u8 type;
+	u8 flags;
+	u8 sc_hop;
+	u16 epoch;
+	u32 cr_kbps;
+	u32 dr_kbps;
+	u8 version;
+	u32 src_qpn;
+};
+
+/* decode an ACCETH (RXE_CC_FRP_BODY_BYTES) */
+static inline void rxe_cc_frp_parse(const u8 *b, struct rxe_cc_frp *f)
+{
+	f->type = b[0] >> 4;
+	f->flags = b[0] & 0xf;
+	f->sc_hop = b[1];
+	f->epoch = (u16)(b[2] << 8 | b[3]);
+	f->cr_kbps = (u32)b[4] << 24 | (u32)b[5] << 16 | (u32)b[6] << 8 | b[7];
+	f->dr_kbps = (u32)b[8] << 24 | (u32)b[9] << 16 | (u32)b[10] << 8 |
+		     b[11];
+	f->version = b[12];
+	f->src_qpn = (u32)b[13] << 16 | (u32)b[14] << 8 | b[15];
+}
+
+/* encode an ACCETH (RXE_CC_FRP_BODY_BYTES) */
+static inline void rxe_cc_frp_put(u8 *b, const struct rxe_cc_frp *f)
+{
+	b[0] = f->type << 4 | (f->flags & 0xf);
+	b[1] = f->sc_hop;
+	b[2] = f->epoch >> 8;
+	b[3] = f->epoch & 0xff;
+	b[4] = f->cr_kbps >> 24;
+	b[5] = f->cr_kbps >> 16;
+	b[6] = f->cr_kbps >> 8;
+	b[7] = f->cr_kbps;
+	b[8] = f->dr_kbps >> 24;
+	b[9] = f->dr_kbps >> 16;
+	b[10] = f->dr_kbps >> 8;
+	b[11] = f->dr_kbps;
+	b[12] = f->version;
+	b[13] = f->src_qpn >> 16;
+	b[14] = f->src_qpn >> 8;
+	b[15] = f->src_qpn;
+}
 
 /*
  * PCN's payload in a CNP's 16 reserved bytes (specs/wire.md §7.4 (e'),
@@ -417,12 +501,14 @@ static inline u8 rxe_cc_tcd_echo(struct rxe_cc_tcd_rx *r)
  * @pause: RXE_CC_FB_PAUSE
  * @int_stack: RXE_CC_FB_INT
  * @tcd: RXE_CC_FB_TCD
+ * @frp: RXE_CC_FB_FRP
  */
 union rxe_cc_fb {
 	struct rxe_cc_fb_cnp cnp;
 	struct rxe_cc_fb_pause pause;
 	struct rxe_cc_fb_int int_stack;
 	struct rxe_cc_fb_tcd tcd;
+	struct rxe_cc_frp frp;
 };
 
 /**
@@ -489,9 +575,13 @@ struct rxe_cc_rx {
 #define RXE_CC_MSG_CNP		0 /* standard CNP 0x81, zero body */
 #define RXE_CC_MSG_PCN_DEC	1 /* CNP 0x81 with PCN's payload, CE */
 #define RXE_CC_MSG_PCN_INC	2 /* rate report 0xC2, PCN's payload */
+#define RXE_CC_MSG_FRP		3 /* ACCurate forward FRP 0xC0, @frp */
+#define RXE_CC_MSG_FRP_RESP	4 /* its echo 0xC1 (the framework's own) */
 
 /**
- * struct rxe_cc_np_msg - feedback the notification point asks to send
+ * struct rxe_cc_np_msg - a control packet a hook asks to send: feedback of
+ *	the notification point, or (RXE_CC_MSG_FRP, from rx_timer) the
+ *	sender's flow rate packet
  * @type: RXE_CC_MSG_*
  * @dscp: DSCP of the packet, 0xff for the device default
  * @pcp: 802.1p priority of the packet (skb->priority), 0xff for the
@@ -499,6 +589,8 @@ struct rxe_cc_rx {
  * @flags: RXE_CC_PCN_* flags of a PCN payload
  * @rate_mbps: its RecRate, Mbit/s
  * @seq: its period sequence
+ * @frp: RXE_CC_MSG_FRP: the ACCETH (the framework fills in src_qpn and
+ *	version)
  */
 struct rxe_cc_np_msg {
 	u8 type;
@@ -507,6 +599,7 @@ struct rxe_cc_np_msg {
 	u8 flags;
 	u32 rate_mbps;
 	u32 seq;
+	struct rxe_cc_frp frp;
 };
 
 /* encode @msg's PCN payload into a CNP body (RXE_CNP_BODY_BYTES) */
@@ -669,6 +762,7 @@ extern struct rxe_cc_ops rxe_cc_dcqcn_ops;
 extern struct rxe_cc_ops rxe_cc_hpcc_ops;
 extern struct rxe_cc_ops rxe_cc_acc_ops;
 extern struct rxe_cc_ops rxe_cc_pcn_ops;
+extern struct rxe_cc_ops rxe_cc_accurate_ops;
 
 /* PCN's laws in Q20 (rxe_cc_pcn.c), for its unit tests */
 #define RXE_CC_PCN_Q20_ONE	0x100000U

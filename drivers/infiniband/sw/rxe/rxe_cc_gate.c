@@ -118,6 +118,11 @@ void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		return;
 	if (READ_ONCE(cc->int_cap))
 		int_fb = rxe_cc_int_acked(qp, pkt, &fb.int_stack);
+	/* an FRP sender's peer that sets CAP echoes FRPs (wire.md §7.4 (g)) */
+	if (READ_ONCE(cc->frp) && !READ_ONCE(cc->peer_cap) &&
+	    (((struct rxe_bth *)pkt->hdr)->qpn & cpu_to_be32(RXE_CC_BTH_CAP)) &&
+	    rxe_cc_in_window(qp, pkt))
+		WRITE_ONCE(cc->peer_cap, true);
 	/*
 	 * The mark echo of every response that acknowledges (an AETH with an
 	 * ACK syndrome) inside the send window; marks on any other are

@@ -323,8 +323,12 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 		memset(&cc->tcd_marks, 0, sizeof(cc->tcd_marks));
 	WRITE_ONCE(cc->tcd, ops && (ops->wire & RXE_CC_WIRE_TCD));
 	WRITE_ONCE(cc->rx_ce_only, ops && (ops->flags & RXE_CC_F_RX_CE_ONLY));
+	/* a new algorithm learns anew whether the peer takes FRPs */
+	if (!retune)
+		WRITE_ONCE(cc->peer_cap, false);
+	WRITE_ONCE(cc->frp, ops && (ops->wire & RXE_CC_WIRE_FRP));
 	WRITE_ONCE(cc->cap, cc->int_cap || cc->tcd ||
-		   (ops && (ops->wire & RXE_CC_WIRE_PCN)));
+		   (ops && (ops->wire & (RXE_CC_WIRE_PCN | RXE_CC_WIRE_FRP))));
 	/* SFC is the QP's own from its start on: a new algorithm keeps it */
 	if (!cc->started) {
 		cc->sfc_max_us = qc->sfc_max_us;
@@ -412,6 +416,8 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	WRITE_ONCE(cc->int_tx, false);
 	WRITE_ONCE(cc->tcd, false);
 	WRITE_ONCE(cc->rx_ce_only, false);
+	WRITE_ONCE(cc->frp, false);
+	WRITE_ONCE(cc->peer_cap, false);
 	WRITE_ONCE(cc->cap, false);
 	memset(&cc->tcd_marks, 0, sizeof(cc->tcd_marks));
 	WRITE_ONCE(cc->ect, false);
@@ -663,9 +669,91 @@ static bool rxe_cc_takes(const struct rxe_cc_ops *ops, u8 opcode)
 	return opcode == RXE_OPCODE_CNP || (ops->wire & RXE_CC_WIRE_PCN);
 }
 
+/*
+ * An ACCurate FRP (0xC0) or FRP response (0xC1) for @qp, which it may act
+ * on (rxe_cc_cnp_valid(): from the peer, in RTS, a valid ICRC). A forward
+ * FRP is echoed by any QP whose packets carry CAP (it announced that it
+ * parses rxe-cc extensions): the ACCETH comes back unchanged under 0xC1
+ * with RESP set, to the QP's peer; a STOP needs no response. A response
+ * goes to the QP's algorithm if it sends FRPs. Return: the counter to
+ * bump, or RXE_NUM_OF_COUNTERS if @echo is to be sent (counted then).
+ */
+static enum rxe_counters rxe_cc_frp_take(struct rxe_qp *qp,
+					 struct rxe_pkt_info *pkt,
+					 struct rxe_cc_np_msg *echo)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+	const struct rxe_cc_ops *ops;
+	union rxe_cc_fb fb = {};
+	bool bad = false, handled = false;
+	u32 ev;
+
+	rxe_cc_frp_parse(pkt->hdr + RXE_BTH_BYTES, &fb.frp);
+	if (pkt->opcode == RXE_OPCODE_FRP) {
+		if (!READ_ONCE(cc->cap))
+			return RXE_CNT_CC_FRP_IGNORED;
+		if (fb.frp.version != RXE_CC_FRP_VERSION ||
+		    (fb.frp.flags & (RXE_CC_FRP_RESP | RXE_CC_FRP_SC)) ||
+		    fb.frp.type > RXE_CC_FRP_STOP ||
+		    fb.frp.src_qpn != qp->attr.dest_qp_num)
+			return RXE_CNT_CC_FRP_BAD;
+		if (fb.frp.type == RXE_CC_FRP_STOP)
+			return RXE_CNT_CC_FRP_STOPS;
+		echo->type = RXE_CC_MSG_FRP_RESP;
+		echo->dscp = 0xff;
+		echo->pcp = 0xff;
+		echo->frp = fb.frp;
+		echo->frp.flags |= RXE_CC_FRP_RESP;
+		return RXE_NUM_OF_COUNTERS;
+	}
+	spin_lock_bh(&cc->lock);
+	ops = cc->ctx.ops;
+	if (ops && ops->on_feedback && (ops->wire & RXE_CC_WIRE_FRP)) {
+		rxe_cc_feedback(qp, RXE_CC_FB_FRP, &fb, ktime_get_ns());
+		bad = cc->ctx.out.events & RXE_CC_EV_FB_BAD;
+		cc->ctx.out.events &= ~RXE_CC_EV_FB_BAD;
+		ev = rxe_cc_qp_after(qp);
+		handled = true;
+	}
+	spin_unlock_bh(&cc->lock);
+	if (!handled)
+		return RXE_CNT_CC_FRP_IGNORED;
+	rxe_cc_count_events(to_rdev(qp->ibqp.device), ev);
+	return bad ? RXE_CNT_CC_FRP_BAD : RXE_CNT_CC_FRP_RCVD;
+}
+
+/*
+ * An FRP or FRP response arrived (rxe_cc_rcv_cnp()). One that names no QP,
+ * does not come from its peer or has a bad ICRC is counted as ignored, a
+ * malformed one as bad; nothing else is disturbed.
+ */
+static void rxe_cc_rcv_frp(struct rxe_pkt_info *pkt, struct sk_buff *skb)
+{
+	struct rxe_dev *rxe = pkt->rxe;
+	enum rxe_counters cnt = RXE_CNT_CC_FRP_IGNORED;
+	struct rxe_cc_np_msg echo = {};
+	struct rxe_qp *qp;
+
+	qp = rxe_pool_get_index(&rxe->qp_pool, bth_qpn(pkt));
+	if (qp) {
+		if (rxe_cc_cnp_valid(pkt, skb, qp))
+			cnt = rxe_cc_frp_take(qp, pkt, &echo);
+		/* the echo needs nothing of the packet any more */
+		kfree_skb(skb);
+		skb = NULL;
+		if (cnt == RXE_NUM_OF_COUNTERS)
+			rxe_cc_send_cnp(qp, &echo);
+		rxe_put(qp);
+	}
+	if (cnt != RXE_NUM_OF_COUNTERS)
+		rxe_counter_inc(rxe, cnt);
+	kfree_skb(skb);
+	ib_device_put(&rxe->ib_dev);
+}
+
 /**
- * rxe_cc_rcv_cnp - a CNP or a PCN rate report arrived (rxe_rcv, before the
- *	QP checks)
+ * rxe_cc_rcv_cnp - a CNP, a PCN rate report or an ACCurate FRP arrived
+ *	(rxe_rcv, before the QP checks)
  * @pkt: its packet info; length, opcode and destination GID are checked
  * @skb: the packet; consumed, with the device reference of rxe_rcv
  *
@@ -673,7 +761,8 @@ static bool rxe_cc_takes(const struct rxe_cc_ops *ops, u8 opcode)
  * to the algorithm as RXE_CC_FB_CNP, its body decoded (a CNP 0x81 to any
  * algorithm that takes CNPs, a rate report 0xC2 to PCN's only); any other
  * is counted as ignored, and one the algorithm found malformed as
- * cc_pcn_bad. The QP is never disturbed.
+ * cc_pcn_bad. FRPs and their responses are rxe_cc_rcv_frp()'s. The QP is
+ * never disturbed.
  */
 void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 {
@@ -684,6 +773,10 @@ void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 	struct rxe_qp *qp;
 	u32 ev = 0;
 
+	if (pkt->opcode == RXE_OPCODE_FRP || pkt->opcode == RXE_OPCODE_FRP_RESP) {
+		rxe_cc_rcv_frp(pkt, skb);
+		return;
+	}
 	qp = rxe_pool_get_index(&rxe->qp_pool, bth_qpn(pkt));
 	if (!qp)
 		goto out;

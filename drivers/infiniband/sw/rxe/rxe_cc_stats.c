@@ -34,6 +34,13 @@ static const enum rxe_counters rxe_cc_stat_ids[] = {
 	RXE_CNT_CC_BTS_IGNORED,
 	RXE_CNT_CC_BTS_CLAMPED,
 	RXE_CNT_CC_BTS_CAPPED,
+	RXE_CNT_CC_FRP_SENT,
+	RXE_CNT_CC_FRP_ECHOED,
+	RXE_CNT_CC_FRP_RCVD,
+	RXE_CNT_CC_FRP_STOPS,
+	RXE_CNT_CC_FRP_BAD,
+	RXE_CNT_CC_FRP_IGNORED,
+	RXE_CNT_CC_FRP_WITHHELD,
 };
 
 unsigned int rxe_cc_stat_count(void)

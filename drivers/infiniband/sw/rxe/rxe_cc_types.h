@@ -79,6 +79,8 @@ struct rxe_cc_qp_stats {
  *	echoes the marks of the data it receives in its ACK-class packets,
  *	and its completer delivers the echoes it gets (RXE_CC_FB_TCD)
  * @cap: the QP's packets carry CAP (@int_cap or @tcd)
+ * @frp: the algorithm sends ACCurate FRPs (RXE_CC_WIRE_FRP)
+ * @peer_cap: a response of the peer carried CAP: FRPs may go to it
  * @rx_ce_only: the algorithm sees only CE-marked data (RXE_CC_F_RX_CE_ONLY),
  *	so the receive hook may skip the others without the lock
  * @tcd_marks: marks of received data not echoed yet
@@ -122,6 +124,8 @@ struct rxe_cc_qp {
 	bool int_tx;
 	bool tcd;
 	bool cap;
+	bool frp;
+	bool peer_cap;
 	bool rx_ce_only;
 	struct rxe_cc_tcd_marks tcd_marks;
 	bool sfc_on;

@@ -134,10 +134,12 @@ EXPORT_SYMBOL_IF_KUNIT(rxe_cc_cnp_valid);
 
 /**
  * rxe_cc_send_cnp - build and send a RoCEv2 CNP to the QP's peer
- * @qp: the QP that received the data
+ * @qp: the QP that received the data (or, for an FRP, sends it)
  * @msg: what its algorithm asked for: a standard CNP (zero body, Not-ECT),
  *	or PCN's decrease (CNP 0x81, CE) or increase (0xC2, Not-ECT) with its
- *	payload
+ *	payload; or ACCurate's forward FRP (0xC0, to a peer that has shown
+ *	CAP only) or the framework's echo of one (0xC1), with the ACCETH and
+ *	the epoch as the PSN
  *
  * Any context, without the QP's cc.lock (a loopback transmit calls
  * rxe_rcv() synchronously, possibly for the same QP).
@@ -148,6 +150,7 @@ void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg)
 	int paylen = RXE_BTH_BYTES + RXE_CNP_BODY_BYTES + RXE_ICRC_SIZE;
 	u8 opcode = RXE_OPCODE_CNP, ecn = INET_ECN_NOT_ECT;
 	struct rxe_pkt_info pkt = {};
+	struct rxe_cc_frp frp;
 	struct sk_buff *skb;
 	struct rxe_av av;
 	u8 dscp;
@@ -160,6 +163,17 @@ void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg)
 		break;
 	case RXE_CC_MSG_PCN_INC:
 		opcode = RXE_OPCODE_PCN_RATE;
+		break;
+	case RXE_CC_MSG_FRP:
+		/* to an rxe-cc peer only: any other drops it, or worse */
+		if (!READ_ONCE(qp->cc.peer_cap)) {
+			rxe_counter_inc(rxe, RXE_CNT_CC_FRP_WITHHELD);
+			return;
+		}
+		opcode = RXE_OPCODE_FRP;
+		break;
+	case RXE_CC_MSG_FRP_RESP:
+		opcode = RXE_OPCODE_FRP_RESP;
 		break;
 	default:
 		return;
@@ -181,15 +195,25 @@ void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg)
 	pkt.opcode = opcode;
 	pkt.mask |= rxe_opcode[opcode].mask;
 	pkt.paylen = paylen;
-	pkt.psn = 0;
+	/* an FRP's PSN is its epoch (specs/accurate.md §3.2) */
+	pkt.psn = msg->type >= RXE_CC_MSG_FRP ? msg->frp.epoch : 0;
 	bth_init(&pkt, opcode, 0, 0, 0, IB_DEFAULT_PKEY_FULL,
-		 qp->attr.dest_qp_num, 0, 0);
+		 qp->attr.dest_qp_num, 0, pkt.psn);
 	/* BECN: "backward congestion", on a CNP only */
 	bth_set_becn(&pkt, opcode == RXE_OPCODE_CNP);
-	if (msg->type == RXE_CC_MSG_CNP)
+	if (msg->type == RXE_CC_MSG_CNP) {
 		memset(pkt.hdr + RXE_BTH_BYTES, 0, RXE_CNP_BODY_BYTES);
-	else
+	} else if (msg->type == RXE_CC_MSG_FRP) {
+		frp = msg->frp;
+		frp.flags &= ~RXE_CC_FRP_RESP;
+		frp.version = RXE_CC_FRP_VERSION;
+		frp.src_qpn = qp_num(qp);
+		rxe_cc_frp_put(pkt.hdr + RXE_BTH_BYTES, &frp);
+	} else if (msg->type == RXE_CC_MSG_FRP_RESP) {
+		rxe_cc_frp_put(pkt.hdr + RXE_BTH_BYTES, &msg->frp);
+	} else {
 		rxe_cc_pcn_put(pkt.hdr + RXE_BTH_BYTES, msg);
+	}
 
 	if (rxe_prepare(&av, &pkt, skb)) {
 		kfree_skb(skb);
@@ -198,6 +222,11 @@ void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg)
 	if (rxe_xmit_packet(qp, &pkt, skb))
 		return;
 
+	if (opcode == RXE_OPCODE_FRP || opcode == RXE_OPCODE_FRP_RESP) {
+		rxe_counter_inc(rxe, opcode == RXE_OPCODE_FRP ?
+				RXE_CNT_CC_FRP_SENT : RXE_CNT_CC_FRP_ECHOED);
+		return;
+	}
 	spin_lock_bh(&qp->cc.lock);
 	qp->cc.stats.cnp_tx++;
 	spin_unlock_bh(&qp->cc.lock);
@@ -341,6 +370,10 @@ void rxe_cc_rcv_drop(struct sk_buff *skb, struct rxe_pkt_info *pkt)
 		break;
 	case RXE_OPCODE_PCN_RATE:
 		rxe_counter_inc(pkt->rxe, RXE_CNT_CC_PCN_INC_IGNORED);
+		break;
+	case RXE_OPCODE_FRP:
+	case RXE_OPCODE_FRP_RESP:
+		rxe_counter_inc(pkt->rxe, RXE_CNT_CC_FRP_BAD);
 		break;
 	}
 }
