@@ -108,6 +108,12 @@ std::string validate_port(const PortConfig &p, const IntConfig &ic)
 		return where + "overhead above 1024 bytes";
 	if (p.pause_quanta == 0)
 		return where + "pause quanta must be positive (0 is XON)";
+	const AccParams &acc = p.accurate;
+	if (acc.enabled && acc.alpha_ppm > kAccMaxAlphaPpm)
+		return where + "ACCurate alpha must be below 1";
+	if (acc.enabled && acc.k_sc_milli != 0 &&
+	    (acc.k_sc_milli < 1000 || acc.k_sc_milli > kAccMaxKScMilli))
+		return where + "ACCurate k_sc must be 0 (off) or 1..1000";
 	if (p.int_stamp && int_rate_code(ic.rates, p.rate_bps) == 0)
 		return where + "INT: its rate " + units::format_rate_bps(p.rate_bps) +
 		       " has no INT rate code (codes 1..10 are 1G, 2.5G, 5G, 10G, 25G, 40G, "

@@ -126,6 +126,21 @@ inline constexpr uint32_t kMaxSfcBloomBits = 1u << 24;
 inline constexpr Time kMaxSfcBloomResetNs = 10000000000ull; // 10 s
 inline constexpr uint32_t kMaxSfcPauseUs = 10000000;        // 10 s
 
+// ACCurate's congestion points (accurate.h; specs/accurate.md §2.2, §4.8)
+// of one port: the egress CP of the link it drives and, on a host-facing
+// port, the ingress CP of the host's uplink.  C is the port's rate.
+struct AccParams {
+	bool enabled = false;
+	uint32_t alpha_ppm = 50000; // headroom: Ceff = C - C * alpha_ppm / 10^6
+	uint32_t k_sc_milli = 1500; // short-circuit if CR > K_SC * FSR; 0: off
+	bool neg_ceff = false;      // negative FSR: Ceff, not C, / #flows
+	bool hysteresis = false;    // classify with min(FSR, FSR_o) (§2.10)
+	bool ingress = true;        // the ingress CP too (host-facing ports)
+	uint8_t hop = 0;            // sc_hop of its short-circuits; 0: default
+};
+inline constexpr uint32_t kAccMaxAlphaPpm = 999999;
+inline constexpr uint32_t kAccMaxKScMilli = 1000000; // 1000x
+
 struct PortConfig {
 	std::string name;
 	uint64_t rate_bps = 0;
@@ -150,6 +165,7 @@ struct PortConfig {
 	// PFC.
 	bool server_facing = true;
 	SfcPortParams sfc;
+	AccParams accurate;
 };
 
 struct IpRoute {

@@ -51,6 +51,8 @@ Switch::Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng)
 	features_.push_back(int_);
 	sfc_ = std::make_shared<SfcEngine>(cfg_);
 	features_.push_back(sfc_);
+	accurate_ = std::make_shared<AccurateEngine>(cfg_);
+	features_.push_back(accurate_);
 }
 
 void Switch::add_feature(std::shared_ptr<Feature> f)
@@ -86,6 +88,11 @@ NpEcnStatus Switch::npecn_status(int p, int prio) const
 SfcStatus Switch::sfc_status(Time now) const
 {
 	return sfc_->status(now);
+}
+
+AccStatus Switch::accurate_status(int p) const
+{
+	return accurate_->status(p);
 }
 
 const PfcParams &Switch::pfc_params(int i, int prio) const

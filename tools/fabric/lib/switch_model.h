@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // One switch of the fabric: ports with egress queues and links, a shared
-// buffer, forwarding, ECN, TCD, NP-ECN, INT stamping and SFC (as
-// features) and PFC, driven by events with time passed in.
+// buffer, forwarding, ECN, TCD, NP-ECN, INT stamping, SFC and ACCurate's
+// congestion points (as features) and PFC, driven by events with time passed in.
 //
 //   sw.on_ingress(port, frame, now);    a frame fully received at now
 //   t = sw.next_event_time();           when something happens next
@@ -33,6 +33,7 @@
 #include <memory>
 #include <vector>
 
+#include "accurate.h"
 #include "buffer.h"
 #include "egress_port.h"
 #include "feature.h"
@@ -103,7 +104,8 @@ public:
 	Switch(const SwitchConfig &cfg, std::unique_ptr<Rng> rng);
 
 	// Features run after the built-in RED marker, TCD marker, NP-ECN
-	// marker, INT stamper and SFC engine, in the order added.
+	// marker, INT stamper, SFC engine and ACCurate engine, in the order
+	// added.
 	void add_feature(std::shared_ptr<Feature> f);
 
 	// Throws std::out_of_range for a port that does not exist.
@@ -127,6 +129,8 @@ public:
 	NpEcnStatus npecn_status(int port, int prio) const;
 	// SFC (sfc.h) of the switch; enabled is false without it.
 	SfcStatus sfc_status(Time now) const;
+	// ACCurate (accurate.h) of port; enabled is false without it.
+	AccStatus accurate_status(int port) const;
 	QueueStatus queue_status(int port, int prio, Time now) const;
 	const SharedBuffer &buffer() const { return buffer_; }
 	uint64_t drops(DropReason r) const { return drops_[static_cast<size_t>(r)]; }
@@ -180,6 +184,7 @@ private:
 	std::shared_ptr<NpEcnMarker> npecn_;
 	std::shared_ptr<IntStamper> int_;
 	std::shared_ptr<SfcEngine> sfc_;
+	std::shared_ptr<AccurateEngine> accurate_;
 	std::vector<std::shared_ptr<Feature>> features_;
 	std::vector<EmittedFrame> emitted_;
 	std::vector<Transmission> outbox_;
