@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -357,10 +358,10 @@ TEST(AccCpTest, ShortCircuitThreshold)
 	a = frp(kAccTypeNormal, 7125000);
 	EXPECT_FALSE(cp.on_forward(a));
 	EXPECT_EQ(cp.counters().short_circuits, 1u);
-	// Tested on the incoming CR, also when the FRP is elsewhere... which
-	// it cannot be above FSR; an INIT compares with the prompt FSR.
+	// An INIT is tested against the prompt FSR: M_o = 3 -> 3.167, and
+	// 10 > 1.5 * 3.167.
 	AccEth i = frp(kAccTypeInit, kC);
-	EXPECT_TRUE(cp.on_forward(i)); // FSR now (9.5 - 0) / 3 > 10 / 1.5? no:
+	EXPECT_TRUE(cp.on_forward(i));
 	EXPECT_EQ(cp.fsr(), kCeff / 3);
 	// k_sc = 0: never.
 	AccCpParams p = params();
@@ -871,6 +872,304 @@ TEST(AccModel, ConvergenceOnRandomTopologies)
 	EXPECT_GE(faithful.converged20, faithful.events * 995 / 1000);
 	// ... and all with hysteresis.
 	EXPECT_EQ(hyst.converged20, hyst.events);
+}
+
+// ---- The switch feature -----------------------------------------------------
+
+// Hosts 1, 2, 3 on ports h1, h2, h3 (index 0, 1, 2) of s0, 10 Gb/s, and a
+// link port up to s1; ACCurate as the line says.
+Switch acc_switch(const std::string &acc = "accurate s0:*")
+{
+	std::string text = "switch s0 buffer=1MiB\n"
+	                   "switch s1 buffer=1MiB\n"
+	                   "port s0:h1 rate=10G delay=1us\n"
+	                   "port s0:h2 rate=10G delay=1us\n"
+	                   "port s0:h3 rate=10G delay=1us\n"
+	                   "link s0:up s1:down rate=10G delay=1us\n"
+	                   "port s1:h9 rate=10G delay=1us\n"
+	                   "route s0 10.0.0.1 h1\n"
+	                   "route s0 10.0.0.2 h2\n"
+	                   "route s0 10.0.0.3 h3\n"
+	                   "route s0 10.0.0.9 up\n" +
+	                   acc + "\n";
+	TopologyResult r = parse_topology(text);
+	if (!r)
+		throw std::runtime_error(r.error.to_string());
+	return Switch(r.topology->switches[0]);
+}
+
+constexpr size_t kBthAt = 42, kAccEthAt = 54;
+
+// A forward FRP from 10.0.0.src (QP 0x100 + src) to 10.0.0.dst (QP 0x200 +
+// dst), DSCP 48, 74 bytes, with a valid ICRC.
+std::vector<uint8_t> frp_frame(uint8_t src, uint8_t dst, const AccEth &a,
+                               uint8_t opcode = kOpcodeFrp)
+{
+	std::vector<uint8_t> f = udp_frame(src, dst, kTosCnp, 74);
+	f[kBthAt] = opcode;
+	f[kBthAt + 2] = f[kBthAt + 3] = 0xff;
+	f[kBthAt + 6] = 0x02;
+	f[kBthAt + 7] = dst;
+	f[kBthAt + 10] = static_cast<uint8_t>(a.epoch >> 8);
+	f[kBthAt + 11] = static_cast<uint8_t>(a.epoch);
+	a.put(f.data() + kAccEthAt);
+	FrameInfo fi = info_of(f);
+	EXPECT_TRUE(roce_icrc_update(f, fi));
+	return f;
+}
+
+AccEth frp_of(uint8_t type, uint32_t cr, uint32_t dr, uint16_t epoch, uint8_t src)
+{
+	AccEth a = frp(type, cr, dr);
+	a.epoch = epoch;
+	a.src_qpn = 0x100u + src;
+	return a;
+}
+
+AccEth acceth_of(const std::vector<uint8_t> &f)
+{
+	return AccEth::parse(f.data() + kAccEthAt);
+}
+
+std::vector<Transmission> send(Switch &sw, int port, std::vector<uint8_t> f, Time t = 1000)
+{
+	sw.on_ingress(port, std::move(f), t);
+	return run_all(sw);
+}
+
+TEST(AccSwitch, RewritesCrDrAndIcrcAtIngressAndEgressCps)
+{
+	Switch sw = acc_switch();
+	auto out = send(sw, 0, frp_frame(1, 2, frp_of(kAccTypeNormal, kC, kC, 7, 1)));
+	ASSERT_EQ(out.size(), 1u);
+	EXPECT_EQ(out[0].port, 1);
+	EXPECT_EQ(out[0].priority, 6); // DSCP 48: the strict class
+	AccEth a = acceth_of(out[0].frame);
+	EXPECT_EQ(a.cr_kbps, kCeff);
+	EXPECT_EQ(a.dr_kbps, kCeff);
+	EXPECT_EQ(a.epoch, 7u);
+	EXPECT_EQ(a.src_qpn, 0x101u);
+	EXPECT_TRUE(roce_icrc_ok(out[0].frame, info_of(out[0].frame)));
+	AccStatus in = sw.accurate_status(0), eg = sw.accurate_status(1);
+	ASSERT_TRUE(in.ingress && eg.egress);
+	EXPECT_EQ(in.ingress->counters().frp_normal, 1u);
+	EXPECT_EQ(in.egress->counters().frp_normal, 0u); // h1's egress: not passed
+	EXPECT_EQ(eg.egress->counters().frp_normal, 1u);
+	EXPECT_EQ(eg.ingress->counters().frp_normal, 0u);
+	EXPECT_EQ(in.ingress->current().m, 1u);
+	EXPECT_EQ(eg.egress->current().m, 1u);
+	// Link ports have no ingress CP.
+	EXPECT_TRUE(sw.accurate_status(3).enabled);
+	EXPECT_FALSE(sw.accurate_status(3).ingress);
+	// A data packet passes untouched.
+	std::vector<uint8_t> d = udp_frame(1, 2, kTosData, 90);
+	out = send(sw, 0, d, 2000);
+	ASSERT_EQ(out.size(), 1u);
+	EXPECT_EQ(out[0].frame, d);
+}
+
+TEST(AccSwitch, ShortCircuitResponseTowardTheSource)
+{
+	Switch sw = acc_switch();
+	// Epoch 1: one flow h1 -> h2; epoch 2: it again and a new flow from
+	// h1 (INIT at 10 G): the ingress CP's prompt FSR 4.75 short-circuits.
+	send(sw, 0, frp_frame(1, 2, frp_of(kAccTypeNormal, kC, kC, 1, 1)));
+	send(sw, 0, frp_frame(1, 2, frp_of(kAccTypeNormal, kCeff, kC, 2, 1)), 2000);
+	std::vector<uint8_t> init = frp_frame(1, 2, frp_of(kAccTypeInit, kC, kC, 2, 1));
+	auto out = send(sw, 0, init, 3000);
+	ASSERT_EQ(out.size(), 2u);
+	const Transmission *fwd = nullptr, *resp = nullptr;
+	for (const Transmission &tx : out)
+		(tx.port == 1 ? fwd : resp) = &tx;
+	ASSERT_TRUE(fwd && resp);
+	EXPECT_EQ(acceth_of(fwd->frame).cr_kbps, 4750000u);
+	EXPECT_EQ(acceth_of(fwd->frame).flags, 0u);
+	// The response: back out of h1, high priority.
+	EXPECT_EQ(resp->port, 0);
+	EXPECT_EQ(resp->priority, 6);
+	const std::vector<uint8_t> &r = resp->frame;
+	ASSERT_EQ(r.size(), 74u);
+	FrameInfo fi = info_of(r);
+	EXPECT_EQ(fi.dst, host_mac(1));
+	EXPECT_EQ(fi.src, host_mac(2));
+	EXPECT_EQ(fi.dst_ip, IpAddr::v4(10, 0, 0, 1));
+	EXPECT_EQ(fi.src_ip, IpAddr::v4(10, 0, 0, 2));
+	EXPECT_EQ(fi.dport, kRoceV2Port);
+	EXPECT_EQ(fi.sport, init[kUdpAt] << 8 | init[kUdpAt + 1]); // kept
+	EXPECT_EQ(fi.dscp, 48);
+	EXPECT_EQ(fi.ecn, Ecn::kNotEct);
+	EXPECT_EQ(r[14 + 8], 64); // TTL
+	EXPECT_TRUE(ipv4_checksum_ok(r));
+	EXPECT_EQ(fi.bth_opcode, kOpcodeFrpResp);
+	EXPECT_EQ(r[kBthAt + 5] << 16 | r[kBthAt + 6] << 8 | r[kBthAt + 7], 0x101); // src_qpn
+	EXPECT_EQ(r[kBthAt + 8], 0);
+	EXPECT_EQ(r[kBthAt + 11], 2); // PSN = epoch
+	AccEth a = acceth_of(r);
+	EXPECT_EQ(a.type, kAccTypeInit);
+	EXPECT_EQ(a.flags, kAccFlagResp | kAccFlagSc);
+	EXPECT_EQ(a.sc_hop, acc_hop(sw.config(), 0));
+	EXPECT_NE(a.sc_hop, 0);
+	EXPECT_EQ(a.cr_kbps, 4750000u);
+	EXPECT_EQ(a.dr_kbps, 4750000u);
+	EXPECT_EQ(a.epoch, 2u);
+	EXPECT_TRUE(roce_icrc_ok(r, fi));
+	EXPECT_EQ(sw.accurate_status(0).ingress->counters().short_circuits, 1u);
+	EXPECT_EQ(sw.accurate_status(1).egress->counters().short_circuits, 0u);
+	// A response passes every CP untouched (and counts as resp_seen on
+	// the egress port).
+	AccEth e = frp_of(kAccTypeNormal, 1000, 2000, 2, 2);
+	e.flags = kAccFlagResp;
+	std::vector<uint8_t> echo = frp_frame(2, 1, e, kOpcodeFrpResp);
+	out = send(sw, 1, echo, 4000);
+	ASSERT_EQ(out.size(), 1u);
+	EXPECT_EQ(out[0].frame, echo);
+	EXPECT_EQ(sw.accurate_status(0).resp_seen, 2u); // the SC response, the echo
+	EXPECT_EQ(sw.accurate_status(1).ingress->counters().frp_normal, 0u);
+}
+
+TEST(AccSwitch, InvalidAndStaleFrpsPassUntouched)
+{
+	Switch sw = acc_switch();
+	Time t = 1000;
+	auto pass_untouched = [&](std::vector<uint8_t> f) {
+		auto out = send(sw, 0, f, t += 1000);
+		ASSERT_EQ(out.size(), 1u);
+		EXPECT_EQ(out[0].frame, f);
+	};
+	AccEth ok = frp_of(kAccTypeNormal, kC, kC, 5, 1);
+	std::vector<uint8_t> f = frp_frame(1, 2, ok);
+	f[kAccEthAt + 12] = 2; // version 2
+	roce_icrc_update(f, info_of(f));
+	EXPECT_EQ(check_frp(*Packet::parse(f), nullptr), FrpCheck::kVersion);
+	pass_untouched(f);
+	f = frp_frame(1, 2, ok);
+	f[kAccEthAt + 7] ^= 1; // CR changed without a new ICRC
+	EXPECT_EQ(check_frp(*Packet::parse(f), nullptr), FrpCheck::kIcrc);
+	pass_untouched(f);
+	AccEth zero = ok;
+	zero.cr_kbps = 0;
+	EXPECT_EQ(check_frp(*Packet::parse(frp_frame(1, 2, zero)), nullptr), FrpCheck::kRate);
+	pass_untouched(frp_frame(1, 2, zero));
+	AccEth resp = ok;
+	resp.flags = kAccFlagResp;
+	pass_untouched(frp_frame(1, 2, resp));
+	AccEth type = ok;
+	type.type = 3;
+	pass_untouched(frp_frame(1, 2, type));
+	// No room for the ACCETH and the ICRC: 12 bytes of it only.
+	std::vector<uint8_t> s = udp_frame(1, 2, kTosCnp, 14 + 20 + 8 + 12 + 12 + 4);
+	s[kBthAt] = kOpcodeFrp;
+	EXPECT_EQ(check_frp(*Packet::parse(s), nullptr), FrpCheck::kTruncated);
+	pass_untouched(s);
+	for (const auto &cp : {sw.accurate_status(0).ingress, sw.accurate_status(1).egress}) {
+		EXPECT_EQ(cp->counters().frp_bad, 6u);
+		EXPECT_EQ(cp->counters().frp_bad_icrc, 1u);
+		EXPECT_EQ(cp->counters().frp_normal, 0u);
+		EXPECT_EQ(cp->current().m + cp->current().nb, 0u);
+	}
+	// A STOP with DR = 0 is valid.
+	AccEth stop = frp_of(kAccTypeStop, kC, 0, 5, 1);
+	EXPECT_EQ(check_frp(*Packet::parse(frp_frame(1, 2, stop)), nullptr), FrpCheck::kOk);
+	// Epoch 5 then 4: the older one is stale at both CPs.
+	send(sw, 0, frp_frame(1, 2, ok), t += 1000);
+	pass_untouched(frp_frame(1, 2, frp_of(kAccTypeNormal, kC, kC, 4, 1)));
+	EXPECT_EQ(sw.accurate_status(0).ingress->counters().frp_stale, 1u);
+	EXPECT_EQ(sw.accurate_status(1).egress->counters().frp_stale, 1u);
+	EXPECT_EQ(sw.accurate_status(1).egress->counters().frp_normal, 1u);
+}
+
+TEST(AccSwitch, IngressOffAndPortsWithout)
+{
+	Switch sw = acc_switch("accurate s0:h2 ingress=off alpha=0 k_sc=0 hop=77");
+	EXPECT_FALSE(sw.accurate_status(0).enabled);
+	AccStatus h2 = sw.accurate_status(1);
+	ASSERT_TRUE(h2.enabled);
+	EXPECT_FALSE(h2.ingress);
+	EXPECT_EQ(h2.egress->ceff(), kC);
+	EXPECT_EQ(h2.hop, 77);
+	auto out = send(sw, 0, frp_frame(1, 2, frp_of(kAccTypeInit, 20000000, 20000000, 1, 1)));
+	ASSERT_EQ(out.size(), 1u);                      // k_sc = 0: no response
+	EXPECT_EQ(acceth_of(out[0].frame).cr_kbps, kC); // CR above C: clamped
+	// From h2 to h1: neither h2's ingress nor h1 has a CP.
+	std::vector<uint8_t> f = frp_frame(2, 1, frp_of(kAccTypeNormal, kC, kC, 1, 2));
+	out = send(sw, 1, f, 2000);
+	ASSERT_EQ(out.size(), 1u);
+	EXPECT_EQ(out[0].frame, f);
+}
+
+// ---- The directive ----------------------------------------------------------
+
+const char kAccBase[] = "switch s0 buffer=1MiB\n"
+			"switch s1 buffer=1MiB\n"
+			"port s0:h1 rate=10G delay=1us\n"
+			"link s0:up s1:down rate=25G delay=1us\n";
+
+TEST(AccTopology, Directive)
+{
+	TopologyResult r = parse_topology(std::string(kAccBase) + "accurate *:*\n" +
+	                                  "accurate s0:h1 alpha=0.1 k_sc=2.25 neg=ceff "
+	                                  "hysteresis=on ingress=off hop=9\n");
+	ASSERT_TRUE(r) << r.error.to_string();
+	const AccParams &d = r.topology->switches[1].ports[0].accurate;
+	EXPECT_TRUE(d.enabled);
+	EXPECT_EQ(d.alpha_ppm, 50000u);
+	EXPECT_EQ(d.k_sc_milli, 1500u);
+	EXPECT_FALSE(d.neg_ceff);
+	EXPECT_FALSE(d.hysteresis);
+	EXPECT_TRUE(d.ingress);
+	EXPECT_EQ(d.hop, 0);
+	const AccParams &h = r.topology->switches[0].ports[0].accurate;
+	EXPECT_EQ(h.alpha_ppm, 100000u);
+	EXPECT_EQ(h.k_sc_milli, 2250u);
+	EXPECT_TRUE(h.neg_ceff);
+	EXPECT_TRUE(h.hysteresis);
+	EXPECT_FALSE(h.ingress);
+	EXPECT_EQ(h.hop, 9);
+	Switch sw(r.topology->switches[0]);
+	EXPECT_EQ(sw.accurate_status(1).egress->c(), 25000000u); // C = port rate
+	EXPECT_EQ(sw.accurate_status(1).egress->ceff(), 23750000u);
+	// alpha=0 and k_sc=0 are allowed.
+	EXPECT_TRUE(parse_topology(std::string(kAccBase) + "accurate s0:* alpha=0 k_sc=0\n"));
+}
+
+TEST(AccTopology, Errors)
+{
+	struct Case {
+		const char *line;
+		const char *message;
+	} cases[] = {
+		{"accurate", "too few words; usage: accurate TARGET"},
+		{"accurate s0:h1 alpha=1", "bad alpha='1'"},
+		{"accurate s0:h1 alpha=0.0000001", "bad alpha"},
+		{"accurate s0:h1 alpha=-0.1", "bad alpha"},
+		{"accurate s0:h1 k_sc=0.5", "bad k_sc='0.5' (0 = off, or 1..1000"},
+		{"accurate s0:h1 k_sc=1001", "bad k_sc"},
+		{"accurate s0:h1 neg=half", "neg must be c or ceff"},
+		{"accurate s0:h1 hysteresis=maybe", "bad boolean hysteresis"},
+		{"accurate s0:h1 hop=0", "hop must be 1..255"},
+		{"accurate s0:h1 hop=256", "bad number hop"},
+		{"accurate s0:h1 rate=1G", "unknown attribute 'rate'"},
+		{"accurate s0:up ingress=on", "ingress=on on s0:up, a link port"},
+		{"accurate s0:nope", "'s0:nope' matches no declared port"},
+		{"accurate s7:*", "unknown switch 's7'"},
+	};
+	for (const Case &c : cases) {
+		TopologyResult r = parse_topology(std::string(kAccBase) + c.line + "\n");
+		ASSERT_FALSE(r) << c.line;
+		EXPECT_EQ(r.error.line, 5) << c.line;
+		EXPECT_NE(r.error.message.find(c.message), std::string::npos)
+			<< c.line << ": " << r.error.message;
+	}
+	// ingress=on over a wildcard skips the link ports.
+	EXPECT_TRUE(parse_topology(std::string(kAccBase) + "accurate s0:* ingress=on\n"));
+	// A config built by hand is validated too.
+	SwitchConfig sc = parse_topology(kAccBase).topology->switches.front();
+	sc.ports[0].accurate.enabled = true;
+	sc.ports[0].accurate.k_sc_milli = 999;
+	EXPECT_NE(validate(sc).find("k_sc"), std::string::npos);
+	sc.ports[0].accurate.k_sc_milli = 0;
+	sc.ports[0].accurate.alpha_ppm = 1000000;
+	EXPECT_NE(validate(sc).find("alpha"), std::string::npos);
 }
 
 } // namespace

@@ -281,10 +281,12 @@ public:
 			bts_port_directive(w);
 		else if (d == "bts_dscp")
 			bts_dscp_directive(w);
+		else if (d == "accurate")
+			accurate(w);
 		else
 			fail("unknown directive '" + d +
 			     "' (seed, switch, port, link, route, mac, ecn, tcd, npecn, pfc, int, "
-			     "int_port, int_rate_code, sfc, bts_port, bts_dscp)");
+			     "int_port, int_rate_code, sfc, bts_port, bts_dscp, accurate)");
 	}
 
 	// The fabric-wide INT settings, copied into every switch at the end.
@@ -856,6 +858,61 @@ private:
 			fail("bts_port " + w[1] + " is the INT port (int_port, default 4792)");
 		bts_port = static_cast<uint16_t>(*v);
 		bts_port_line = line_no;
+	}
+
+	// ACCurate (accurate.h): congestion points on the ports of TARGET.  A
+	// later line naming a port replaces what an earlier one set there.
+	void accurate(const std::vector<std::string> &w)
+	{
+		want_words(w, 2,
+		           "accurate TARGET [alpha=F] [k_sc=F] [neg=c|ceff] [hysteresis=on|off] "
+		           "[ingress=on|off] [hop=N]");
+		Attrs a(w, 2, {"alpha", "k_sc", "neg", "hysteresis", "ingress", "hop"});
+		AccParams p;
+		p.enabled = true;
+		if (a.has("alpha")) {
+			auto v = scaled_decimal(a.get("alpha"), 1000000);
+			if (!v || *v > kAccMaxAlphaPpm)
+				fail("bad alpha='" + a.get("alpha") +
+				     "' (a decimal 0 <= alpha < 1 with at most 6 decimals; "
+				     "ACCurate: 0.05)");
+			p.alpha_ppm = static_cast<uint32_t>(*v);
+		}
+		if (a.has("k_sc")) {
+			auto v = scaled_decimal(a.get("k_sc"), 1000);
+			if (!v || (*v != 0 && (*v < 1000 || *v > kAccMaxKScMilli)))
+				fail("bad k_sc='" + a.get("k_sc") +
+				     "' (0 = off, or 1..1000 with at most 3 decimals; ACCurate: "
+				     "1.5)");
+			p.k_sc_milli = static_cast<uint32_t>(*v);
+		}
+		if (a.has("neg")) {
+			if (a.get("neg") == "c")
+				p.neg_ceff = false;
+			else if (a.get("neg") == "ceff")
+				p.neg_ceff = true;
+			else
+				fail("neg must be c or ceff (what a negative FSR divides)");
+		}
+		if (a.has("hysteresis"))
+			p.hysteresis = a.boolean("hysteresis");
+		if (a.has("ingress"))
+			p.ingress = a.boolean("ingress");
+		if (a.has("hop")) {
+			p.hop = static_cast<uint8_t>(a.number("hop", 255));
+			if (p.hop == 0)
+				fail("hop must be 1..255 (0 means no short-circuit in sc_hop)");
+		}
+		bool named = endpoint(w[1]).second != "*";
+		for (auto [si, pi] : targets(w[1])) {
+			SwitchConfig &s = topo.switches[static_cast<size_t>(si)];
+			PortConfig &pc = s.ports[static_cast<size_t>(pi)];
+			if (named && a.has("ingress") && p.ingress && !pc.server_facing)
+				fail("ingress=on on " + s.name + ":" + pc.name +
+				     ", a link port: the ingress CP is the uplink's of a host "
+				     "(port directive)");
+			pc.accurate = p;
+		}
 	}
 
 	void bts_dscp_directive(const std::vector<std::string> &w)

@@ -106,6 +106,52 @@ std::vector<Field> sfc_fields(const SfcStatus &st)
 	        {"sfcp_frames", c.sfcp_frames}};
 }
 
+// One ACCurate CP (accurate_cp.h) of a port: the egress CP as acc_*, the
+// ingress CP of a host-facing port as acc_in_*.
+std::vector<Field> acc_cp_fields(const AccCp &cp, bool ingress)
+{
+	const AccCpCounters &c = cp.counters();
+	const AccLastRrp &l = cp.last_rrp();
+	const std::vector<uint64_t> v = {c.frp_normal,
+	                                 c.frp_init,
+	                                 c.frp_stop,
+	                                 c.frp_stale,
+	                                 c.frp_bad,
+	                                 c.frp_bad_icrc,
+	                                 c.rate_updates,
+	                                 c.epoch_resyncs,
+	                                 c.short_circuits,
+	                                 c.negative_fsr,
+	                                 c.m_zero,
+	                                 c.idle,
+	                                 cp.epoch(),
+	                                 cp.fsr(),
+	                                 l.fsr,
+	                                 l.m,
+	                                 l.b,
+	                                 l.nb,
+	                                 l.bmax};
+	static const char *const eg[] = {
+		"acc_frp_normal",     "acc_frp_init",     "acc_frp_stop",      "acc_frp_stale",
+		"acc_frp_bad",        "acc_frp_bad_icrc", "acc_rate_updates",  "acc_epoch_resyncs",
+		"acc_short_circuits", "acc_negative_fsr", "acc_m_zero",        "acc_idle",
+		"acc_epoch",          "acc_fsr_kbps",     "acc_last_fsr_kbps", "acc_last_m",
+		"acc_last_b_kbps",    "acc_last_nb",      "acc_last_bmax_kbps"};
+	static const char *const in[] = {
+		"acc_in_frp_normal",    "acc_in_frp_init",      "acc_in_frp_stop",
+		"acc_in_frp_stale",     "acc_in_frp_bad",       "acc_in_frp_bad_icrc",
+		"acc_in_rate_updates",  "acc_in_epoch_resyncs", "acc_in_short_circuits",
+		"acc_in_negative_fsr",  "acc_in_m_zero",        "acc_in_idle",
+		"acc_in_epoch",         "acc_in_fsr_kbps",      "acc_in_last_fsr_kbps",
+		"acc_in_last_m",        "acc_in_last_b_kbps",   "acc_in_last_nb",
+		"acc_in_last_bmax_kbps"};
+	static_assert(sizeof(eg) == sizeof(in));
+	std::vector<Field> f;
+	for (size_t i = 0; i < v.size(); i++)
+		f.push_back({ingress ? in[i] : eg[i], v[i]});
+	return f;
+}
+
 bool is_max_field(const std::string &name)
 {
 	return name.size() > 4 && name.compare(name.size() - 4, 4, "_max") == 0;
@@ -367,6 +413,19 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 				                     {"int_no_space", ic.no_space},
 				                     {"int_too_short", ic.too_short},
 				                     {"int_not_data", ic.not_data}});
+			}
+			// Likewise ACCurate (accurate.h).
+			AccStatus as = sw.accurate_status(p);
+			if (as.enabled) {
+				pf.push_back({"acc_c_kbps", as.egress->c()});
+				pf.push_back({"acc_ceff_kbps", as.egress->ceff()});
+				pf.push_back({"acc_resp_seen", as.resp_seen});
+				std::vector<Field> af = acc_cp_fields(*as.egress, false);
+				pf.insert(pf.end(), af.begin(), af.end());
+				if (as.ingress) {
+					af = acc_cp_fields(*as.ingress, true);
+					pf.insert(pf.end(), af.begin(), af.end());
+				}
 			}
 			e.begin_port(pc.name, at, pf);
 			for (int q = 0; q < kNumPriorities; q++) {

@@ -23,6 +23,14 @@
 // with SFC (sfc.h) also report its counters (SW.sfc.* in the flat form,
 // "sfc" of the switch in JSON), and the fabric their totals (sfc.*, "sfc":
 // sums, except the *_max fields, which are the largest of a switch).
+// Ports with ACCurate (accurate.h) report its C and Ceff, acc_resp_seen,
+// their egress CP's counters and gauges (acc_frp_normal, acc_frp_init,
+// acc_frp_stop, acc_frp_stale, acc_frp_bad, acc_frp_bad_icrc,
+// acc_rate_updates, acc_epoch_resyncs, acc_short_circuits,
+// acc_negative_fsr, acc_m_zero, acc_idle, acc_epoch, acc_fsr_kbps and the
+// last RRP's acc_last_fsr_kbps, acc_last_m, acc_last_b_kbps, acc_last_nb,
+// acc_last_bmax_kbps) and, on host-facing ports with an ingress CP, the
+// same as acc_in_*.
 #ifndef RXECC_FABRIC_PROC_TELEMETRY_H
 #define RXECC_FABRIC_PROC_TELEMETRY_H
 
