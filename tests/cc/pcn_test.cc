@@ -354,6 +354,42 @@ TEST(PcnNp, FewerThanTwentyPacketsMustAllBeCe)
 	EXPECT_EQ(np.msg.type, RXE_CC_MSG_PCN_DEC);
 }
 
+// min_pkts (a reading beyond the spec, pcn.rst "Period"): a period that
+// holds fewer packets at T runs on by T until it has them, at most 16 T;
+// the rate is still over its real length.
+TEST(PcnNp, APeriodWithFewerThanMinPktsRunsOn)
+{
+	Np np({{"period_us", 1000}, {"min_pkts", 20}});
+	np.rx(0, 10, 10, 50 * kUs, 1250);
+	EXPECT_FALSE(np.fire(1 * kMs)); // 10 < 20: on to 2 ms
+	EXPECT_EQ(np.qp.rx_timer_at(), static_cast<int64_t>(2 * kMs));
+	np.rx(1 * kMs, 10, 9, 50 * kUs, 1250);
+	ASSERT_TRUE(np.fire(2 * kMs));
+	// 19 of 20 CE: a decrease; 200,000 bits over 2 ms
+	EXPECT_EQ(np.msg.type, RXE_CC_MSG_PCN_DEC);
+	EXPECT_EQ(np.msg.rate_mbps, 100u);
+	EXPECT_EQ(np.msg.seq, 1u);
+	// the next period is T again
+	EXPECT_EQ(np.qp.rx_timer_at(), static_cast<int64_t>(3 * kMs));
+	// with the default, 1, ten packets end the period at T
+	Np one;
+	one.rx(0, 10, 10, 50 * kUs, 1250);
+	EXPECT_TRUE(one.fire(1 * kMs));
+}
+
+TEST(PcnNp, APeriodShortOfMinPktsEndsAtSixteenT)
+{
+	Np np({{"period_us", 1000}, {"min_pkts", 20}});
+	for (int k = 0; k < 16; k++)
+		np.rx(static_cast<uint64_t>(k) * kMs, 1, 1, 0, 1250);
+	for (int k = 1; k < 16; k++)
+		EXPECT_FALSE(np.fire(static_cast<uint64_t>(k) * kMs)) << k << " T";
+	ASSERT_TRUE(np.fire(16 * kMs));
+	// 16 packets, all CE: a decrease at 160,000 bits / 16 ms = 10 Mbit/s
+	EXPECT_EQ(np.msg.type, RXE_CC_MSG_PCN_DEC);
+	EXPECT_EQ(np.msg.rate_mbps, 10u);
+}
+
 TEST(PcnNp, TheRateIsTheBytesOverThePeriodsRealLength)
 {
 	Np np;

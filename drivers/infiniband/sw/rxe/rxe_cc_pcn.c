@@ -35,7 +35,11 @@
  * than T after the one before (capped at 16 T; a gap longer than the idle
  * time is a new flow and T is used); RecRate is at least 1 Mbit/s and at
  * most the receiver's line rate. A sender idle for idle_periods periods
- * starts again as a new flow (line rate, w_min).
+ * starts again as a new flow (line rate, w_min). With min_pkts above 1, a
+ * period that holds fewer packets at T runs on by T at a time (at most 16
+ * T), so that the 95 % rule decides on that many packets: with fewer than
+ * 20 a flow is cut only if every one of its packets was marked, and a
+ * flow with more packets than another is spared more often.
  *
  * Fixed point (specs/pcn.md §2.7): w in Q20 (the parameters are Q16 and
  * exact in Q20), rates in kbit/s (u64, at most RXE_CC_RATE_KBPS_MAX =
@@ -70,6 +74,7 @@ enum pcn_param {
 	P_CE_PCT,
 	P_MIN_RATE,
 	P_IDLE,
+	P_MIN_PKTS,
 	P_NUM
 };
 
@@ -92,6 +97,9 @@ static const struct rxe_cc_param_desc pcn_params[P_NUM] = {
 	[P_IDLE] = { "idle_periods",
 		"a sender idle this many periods starts at line rate; 0 = never",
 		RXE_CC_UNIT_NONE, 100, 0, IDLE_MAX },
+	[P_MIN_PKTS] = { "min_pkts",
+		"a period ends at T only with this many packets, else runs on by T (at most 16 T)",
+		RXE_CC_UNIT_NONE, 1, 1, 1000 },
 };
 
 enum pcn_state_value {
@@ -144,6 +152,7 @@ struct pcn_cfg {
 	u32 w_min;		/* Q20 */
 	u32 w_max;		/* Q20 */
 	u32 ce_pct;
+	u32 min_pkts;
 };
 
 /**
@@ -163,6 +172,7 @@ struct pcn_cfg {
  * @ecn_mismatch: reports whose IP ECN disagreed with their DEC flag
  * @idle_resets: restarts as a new flow after idle time
  * @np_start: start of the receiver's current period
+ * @np_len: its length so far: T, or more while it lacks min_pkts packets
  * @np_t_last: arrival of the last data packet
  * @np_gap: gap before the period's first packet, 0 if none
  * @np_bytes: bytes received in the period
@@ -194,6 +204,7 @@ struct pcn_qp {
 	u64 idle_resets;
 
 	u64 np_start;
+	u64 np_len;
 	u64 np_t_last;
 	u64 np_gap;
 	u64 np_bytes;
@@ -267,6 +278,7 @@ static int pcn_setup(void *cfgp, const u32 *p, const struct rxe_cc_link *link,
 	c->w_min = p[P_W_MIN] << Q16_TO_Q20;
 	c->w_max = p[P_W_MAX] << Q16_TO_Q20;
 	c->ce_pct = p[P_CE_PCT];
+	c->min_pkts = p[P_MIN_PKTS];
 	c->min_rate = min_t(u64, p[P_MIN_RATE], c->line);
 
 	*why = pcn_warning(c, p, link);
@@ -275,7 +287,6 @@ static int pcn_setup(void *cfgp, const u32 *p, const struct rxe_cc_link *link,
 
 static void pcn_output(struct rxe_cc_ctx *cc)
 {
-	const struct pcn_cfg *c = cc->cfg;
 	const struct pcn_qp *s = cc->priv;
 	struct rxe_cc_out *out = &cc->out;
 
@@ -285,7 +296,7 @@ static void pcn_output(struct rxe_cc_ctx *cc)
 			RXE_CC_OUT_SEND_QUIET);
 	if (s->np_active) {
 		out->flags |= RXE_CC_OUT_RX_TIMER;
-		out->rx_timer_ns = s->np_start + c->t_ns;
+		out->rx_timer_ns = s->np_start + s->np_len;
 	}
 }
 
@@ -441,11 +452,13 @@ static void pcn_on_feedback(struct rxe_cc_ctx *cc, enum rxe_cc_fb_kind kind,
 static bool pcn_rx_data(struct rxe_cc_ctx *cc, const struct rxe_cc_rx *rx,
 			u64 now, struct rxe_cc_np_msg *msg)
 {
+	const struct pcn_cfg *c = cc->cfg;
 	struct pcn_qp *s = cc->priv;
 
 	if (!s->np_active) {
 		s->np_active = true;
 		s->np_start = now;
+		s->np_len = c->t_ns;
 	}
 	if (!s->np_pkts && s->np_seen)
 		s->np_gap = now - s->np_t_last;
@@ -486,13 +499,20 @@ static bool pcn_rx_timer(struct rxe_cc_ctx *cc, u64 now,
 	struct pcn_qp *s = cc->priv;
 	bool dec, send;
 
-	if (!s->np_active || rxe_cc_before(now, s->np_start + c->t_ns)) {
+	if (!s->np_active || rxe_cc_before(now, s->np_start + s->np_len)) {
 		pcn_output(cc);
 		return false;
 	}
 	if (!s->np_pkts) {
 		/* no packet in T: no report, no period until the next one */
 		s->np_active = false;
+		pcn_output(cc);
+		return false;
+	}
+	/* too few packets for the 95 % rule: the period runs on */
+	if (s->np_pkts < c->min_pkts &&
+	    s->np_len < GAP_CAP_PERIODS * c->t_ns) {
+		s->np_len += c->t_ns;
 		pcn_output(cc);
 		return false;
 	}
@@ -515,6 +535,7 @@ static bool pcn_rx_timer(struct rxe_cc_ctx *cc, u64 now,
 		s->np_withheld++;
 	}
 	s->np_start = now;
+	s->np_len = c->t_ns;
 	s->np_pkts = 0;
 	s->np_ce = 0;
 	s->np_bytes = 0;
