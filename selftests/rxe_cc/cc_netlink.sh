@@ -36,7 +36,7 @@ dmesg_mark
 rxe_load
 
 check "sysctl cc_available" \
-	test "$(sysctl -n net.rdma_rxe.cc_available)" = "none fixed dcqcn hpcc acc pcn"
+	test "$(sysctl -n net.rdma_rxe.cc_available)" = "none fixed dcqcn hpcc acc pcn accurate"
 check "sysctl cc_default is none" test "$(sysctl -n net.rdma_rxe.cc_default)" = none
 check "sysctl rejects an unknown default" \
 	eval '! sysctl -qw net.rdma_rxe.cc_default=bogus 2>/dev/null'
@@ -44,7 +44,7 @@ check "default unchanged" test "$(sysctl -n net.rdma_rxe.cc_default)" = none
 check "sysctl accepts dcqcn" sysctl -qw net.rdma_rxe.cc_default=dcqcn
 
 algos=$(rxecc algo | awk '/^[a-z0-9_]+$/ { print $1 }' | tr '\n' ' ')
-check "rxecc algo lists none fixed dcqcn hpcc acc pcn ($algos)" test "$algos" = "none fixed dcqcn hpcc acc pcn "
+check "rxecc algo lists none fixed dcqcn hpcc acc pcn accurate ($algos)" test "$algos" = "none fixed dcqcn hpcc acc pcn accurate "
 check "rxecc algo dcqcn shows rp_ai_rate_kbps with its range" \
 	eval 'rxecc algo dcqcn | grep -q "rp_ai_rate_kbps.*kbit/s"'
 

@@ -31,7 +31,7 @@ static char rxe_cc_default_param[RXE_CC_NAME_MAX] = "none";
 module_param_string(cc_default, rxe_cc_default_param,
 		    sizeof(rxe_cc_default_param), 0444);
 MODULE_PARM_DESC(cc_default,
-		 "congestion control of new rxe devices: none or a built-in algorithm, fixed, dcqcn, hpcc, acc or pcn (default none); see net.rdma_rxe.cc_default");
+		 "congestion control of new rxe devices: none or a built-in algorithm, fixed, dcqcn, hpcc, acc, pcn or accurate (default none); see net.rdma_rxe.cc_default");
 
 /*
  * UDP port of RoCEv2 packets with the INT shim (specs/wire.md §7.4 (a)):
@@ -340,12 +340,15 @@ int rxe_cc_init(void)
 	err = rxe_cc_register(&rxe_cc_pcn_ops);
 	if (err)
 		goto acc;
+	err = rxe_cc_register(&rxe_cc_accurate_ops);
+	if (err)
+		goto pcn;
 
 	if (rxe_cc_algo_get(rxe_cc_default_param, &ops)) {
-		pr_err("cc_default=%s: unknown algorithm (none, fixed, dcqcn, hpcc, acc, pcn)\n",
+		pr_err("cc_default=%s: unknown algorithm (none, fixed, dcqcn, hpcc, acc, pcn, accurate)\n",
 		       rxe_cc_default_param);
 		err = -EINVAL;
-		goto pcn;
+		goto accurate;
 	}
 	rxe_cc_default_set(ops);
 
@@ -357,6 +360,8 @@ int rxe_cc_init(void)
 	return 0;
 dflt:
 	rxe_cc_default_set(NULL);
+accurate:
+	rxe_cc_unregister(&rxe_cc_accurate_ops);
 pcn:
 	rxe_cc_unregister(&rxe_cc_pcn_ops);
 acc:
@@ -374,6 +379,7 @@ void rxe_cc_exit(void)
 {
 	unregister_sysctl_table(rxe_cc_sysctl_hdr);
 	rxe_cc_default_set(NULL);
+	rxe_cc_unregister(&rxe_cc_accurate_ops);
 	rxe_cc_unregister(&rxe_cc_pcn_ops);
 	rxe_cc_unregister(&rxe_cc_acc_ops);
 	rxe_cc_unregister(&rxe_cc_hpcc_ops);

@@ -297,7 +297,7 @@ static const char *acr_warning(const struct acr_cfg *c, const u32 *p,
 		return "rrp_us is below 4 base RTTs: responses come after the next FRP";
 	/* §4.6 (a): the FRP reaches the last hop within its RRP */
 	if (rtt && c->phase_ns + rtt / 2 >= c->rrp_ns)
-		return "phase_us plus the one-way delay reach the end of the RRP: FRPs are counted in the next one";
+		return "phase_us plus the one-way delay pass the RRP: FRPs land in the next one";
 	/* §7 item 3: one flow's FRPs take more than 1 % of the line */
 	if ((u64)FRP_WIRE_BITS * 100000000ULL > c->line * c->rrp_ns)
 		return "one flow's FRPs take more than 1 % of the line rate: raise rrp_us";
