@@ -13,6 +13,7 @@
 #include <cstring>
 #include <gtest/gtest.h>
 #include <set>
+#include <tuple>
 
 #include "kinds.h"
 
@@ -1160,8 +1161,12 @@ TEST(InjectKinds, TheBtsGroupIsTheNineBadKinds)
 		EXPECT_EQ(std::count(names.begin(), names.end(), k), 1) << k;
 	for (const char *k : {"bts_valid", "bts_over_ceiling", "bts"})
 		EXPECT_EQ(std::count(names.begin(), names.end(), k), 1) << k;
-	// the last names, in the order --kinds' error lists them
-	EXPECT_EQ(names.back(), "bts");
+	// the last BTS name, in the order --kinds' error lists them: the FRP
+	// names follow it
+	auto bts_at = std::find(names.begin(), names.end(), "bts");
+	ASSERT_NE(bts_at, names.end());
+	ASSERT_NE(bts_at + 1, names.end());
+	EXPECT_EQ(*(bts_at + 1), "frp_truncated");
 }
 
 // The control, against a BTS written out field by field: the header of a
@@ -1463,5 +1468,463 @@ TEST(InjectKinds, ASeedSendsTheBtsItSentBefore)
 			EXPECT_EQ(make(k, a, bts_target(), ra, reach),
 			          make(k, b, bts_target(), rb, reach))
 				<< k;
+	}
+}
+
+// ---- ACCurate FRPs (specs/accurate.md §3.2) ----
+
+namespace
+{
+
+constexpr std::uint32_t kFrpSrcQpn = 0x000022;
+constexpr std::size_t kFrpAcceth = kBth + kBthBytes;
+constexpr std::size_t kFrpBytes = kFrpAcceth + kFrpBodyBytes + kIcrcBytes; // 60
+
+Target frp_target(std::uint16_t epoch)
+{
+	Target t = target(0x105);
+	t.frp_epoch = epoch;
+	t.frp_cr = 37000;
+	t.frp_dr = 61000;
+	t.frp_line = 100000;
+	t.frp_src_qpn = kFrpSrcQpn;
+	return t;
+}
+
+// An FRP as the kernel reads it, and what else the packet carries.
+struct FrpPkt {
+	std::vector<std::uint8_t> d;
+	bool reach = false;
+	std::size_t payload = 0; // UDP payload bytes
+	std::uint32_t saddr = 0, daddr = 0;
+	unsigned tos = 0, sport = 0, dport = 0;
+	unsigned opcode = 0, bth_flags = 0, pkey = 0, byte4 = 0, ackreq = 0;
+	std::uint32_t qpn = 0, psn = 0;
+	bool whole = false; // the 16 ACCETH bytes are there
+	unsigned type = 0, flags = 0, sc_hop = 0, version = 0;
+	std::uint16_t epoch = 0;
+	std::uint32_t cr = 0, dr = 0, src_qpn = 0;
+	bool icrc_ok = false, icrc_off_by_one = false;
+};
+
+FrpPkt take_frp(std::vector<std::uint8_t> d, bool reach)
+{
+	FrpPkt p;
+	p.reach = reach;
+	EXPECT_GE(d.size(), kBth + kBthBytes + kIcrcBytes);
+	if (d.size() < kBth + kBthBytes + kIcrcBytes)
+		return p;
+	p.payload = d.size() - kBth;
+	EXPECT_EQ(be16(d, 2), d.size());
+	EXPECT_EQ(be16(d, kUdpLen), p.payload + kUdpBytes);
+	p.saddr = get32(d, kSaddr);
+	p.daddr = get32(d, kDaddr);
+	p.tos = d[1];
+	p.sport = be16(d, kIpBytes);
+	p.dport = be16(d, kDport);
+	p.opcode = d[kBth];
+	p.bth_flags = d[kBth + 1];
+	p.pkey = be16(d, kBth + 2);
+	p.byte4 = d[kBth + 4];
+	p.qpn = be24(d, kBth + 5);
+	p.ackreq = d[kBth + 8];
+	p.psn = be24(d, kBth + 9);
+	p.whole = p.payload == kBthBytes + kFrpBodyBytes + kIcrcBytes;
+	if (p.whole) {
+		const std::uint8_t *b = d.data() + kFrpAcceth;
+		p.type = b[0] >> 4;
+		p.flags = b[0] & 0xfU;
+		p.sc_hop = b[1];
+		p.epoch = static_cast<std::uint16_t>(b[2] << 8 | b[3]);
+		p.cr = be32(d, kFrpAcceth + 4);
+		p.dr = be32(d, kFrpAcceth + 8);
+		p.version = b[12];
+		p.src_qpn = be24(d, kFrpAcceth + 13);
+	}
+	std::uint32_t stored = d[d.size() - 4] | d[d.size() - 3] << 8 | d[d.size() - 2] << 16 |
+	                       static_cast<std::uint32_t>(d[d.size() - 1]) << 24;
+	p.icrc_ok = stored == icrc(d);
+	p.icrc_off_by_one = stored == (icrc(d) ^ 1U);
+	p.d = std::move(d);
+	return p;
+}
+
+std::vector<FrpPkt> frp_run(const std::string &k, const Target &t, unsigned n = kN,
+                            std::uint64_t seed = 20261127)
+{
+	std::mt19937_64 rng(seed);
+	RunState st;
+	std::vector<FrpPkt> ps;
+	for (unsigned i = 0; i < n; i++) {
+		bool reach = true;
+		auto d = make(k, rng, t, st, reach);
+		ps.push_back(take_frp(std::move(d), reach));
+	}
+	return ps;
+}
+
+// The properties of a well-formed FRP of the kind's direction that a kind
+// may break; every other field is checked for every packet.
+enum class Prop { length, icrc, peer, qpn, version, flags, type, cr, dr, epoch, src };
+
+// which of the properties `p` breaks, as a kind of direction `fwd`
+std::set<Prop> broken(const FrpPkt &p, const Target &t, bool fwd)
+{
+	std::set<Prop> b;
+	if (!p.whole)
+		b.insert(Prop::length);
+	if (!p.icrc_ok)
+		b.insert(Prop::icrc);
+	if (p.saddr != t.peer)
+		b.insert(Prop::peer);
+	if (p.qpn != t.qpn)
+		b.insert(Prop::qpn);
+	if (!p.whole)
+		return b;
+	if (p.version != kFrpVersion)
+		b.insert(Prop::version);
+	// a STOP may carry COUNTED
+	unsigned flags = p.type == kFrpStop ? p.flags & ~unsigned{kFrpCounted} : p.flags;
+	if (flags != (fwd ? 0U : kFrpResp))
+		b.insert(Prop::flags);
+	if (p.type != kFrpNormal)
+		b.insert(Prop::type);
+	if (p.cr != t.frp_cr)
+		b.insert(Prop::cr);
+	if (p.dr != t.frp_dr)
+		b.insert(Prop::dr);
+	if (p.epoch != t.frp_epoch)
+		b.insert(Prop::epoch);
+	if (p.src_qpn != (fwd ? t.frp_src_qpn : t.qpn))
+		b.insert(Prop::src);
+	return b;
+}
+
+// What every FRP of a kind carries whatever it breaks: to --dst, DSCP 48,
+// Not-ECT, UDP 4791 from --sport (or rxe's range), the opcode of its
+// direction, BTH flags 0, P_Key 0xFFFF, byte 4 0, AckReq 0, PSN = the
+// ACCETH's epoch, sc_hop 0; never counted as a CNP.
+void expect_frame(const FrpPkt &p, const Target &t, bool fwd, const std::string &k)
+{
+	EXPECT_FALSE(p.reach) << k;
+	EXPECT_EQ(p.daddr, t.dst) << k;
+	EXPECT_EQ(p.tos, 0xc0u) << k;
+	EXPECT_EQ(p.dport, kRocePort) << k;
+	if (t.sport != 0) {
+		EXPECT_EQ(p.sport, t.sport) << k;
+	} else {
+		EXPECT_GE(p.sport, 49152u) << k;
+	}
+	EXPECT_EQ(p.opcode, fwd ? kOpFrp : kOpFrpResp) << k;
+	EXPECT_EQ(p.bth_flags, 0u) << k;
+	EXPECT_EQ(p.pkey, 0xffffu) << k;
+	EXPECT_EQ(p.byte4, 0u) << k;
+	EXPECT_EQ(p.ackreq, 0u) << k;
+	if (p.whole) {
+		EXPECT_EQ(p.psn, p.epoch) << k;
+		EXPECT_EQ(p.sc_hop, 0u) << k;
+	} else {
+		EXPECT_EQ(p.psn, t.frp_epoch) << k;
+	}
+}
+
+// the epochs the runs are made with: the stale ones wrap for the small
+const std::uint16_t kEpochs[] = {0, 1, 0x1234, 0x8000, 0xffff};
+
+// What the kernel counts (rxe_rcv, rxe_cc_rcv_frp(), rxe_cc_frp_take() and
+// ACCurate's acr_resp_ok()): a response at a sending QP running ACCurate,
+// a forward FRP at a receiving QP that sets CAP, both in RTS, whose peer
+// is t.peer and (the receiving QP) whose peer's QPN is t.frp_src_qpn.
+enum class FrpVerdict { bad, ignored, rcvd, stale, stops, echoed };
+
+FrpVerdict frp_kernel(const FrpPkt &p, const Target &t)
+{
+	if (p.payload < kBthBytes + kFrpBodyBytes + kIcrcBytes)
+		return FrpVerdict::bad;
+	if (!p.whole || p.qpn != t.qpn || p.saddr != t.peer || !p.icrc_ok)
+		return FrpVerdict::ignored;
+	if (p.opcode == kOpFrp) {
+		if (p.version != kFrpVersion || (p.flags & (kFrpResp | kFrpSc)) ||
+		    p.type > kFrpStop || p.src_qpn != t.frp_src_qpn)
+			return FrpVerdict::bad;
+		return p.type == kFrpStop ? FrpVerdict::stops : FrpVerdict::echoed;
+	}
+	if (p.version != kFrpVersion || !(p.flags & kFrpResp) ||
+	    (p.type != kFrpNormal && p.type != kFrpInit) || p.cr == 0 || p.cr > t.frp_line ||
+	    p.dr == 0 || p.dr > t.frp_line)
+		return FrpVerdict::bad;
+	// older than the last response taken (--frp-epoch), in u16 serial
+	// arithmetic
+	if (static_cast<std::int16_t>(static_cast<std::uint16_t>(p.epoch - t.frp_epoch)) < 0)
+		return FrpVerdict::stale;
+	return FrpVerdict::rcvd;
+}
+
+const std::vector<std::tuple<std::string, std::set<Prop>, FrpVerdict>> kFrpWant = {
+	{"frp_truncated", {Prop::length}, FrpVerdict::bad},
+	{"frp_bad_icrc", {Prop::icrc}, FrpVerdict::ignored},
+	{"frp_non_peer", {Prop::peer}, FrpVerdict::ignored},
+	{"frp_unknown_qp", {Prop::qpn}, FrpVerdict::ignored},
+	{"frp_bad_version", {Prop::version}, FrpVerdict::bad},
+	{"frp_no_resp", {Prop::flags}, FrpVerdict::bad},
+	{"frp_bad_type", {Prop::type}, FrpVerdict::bad},
+	{"frp_rate_zero", {Prop::cr}, FrpVerdict::bad},
+	{"frp_rate_high", {Prop::cr}, FrpVerdict::bad},
+	{"frp_dr_zero", {Prop::dr}, FrpVerdict::bad},
+	{"frp_stale", {Prop::epoch}, FrpVerdict::stale},
+	{"frp_valid", {}, FrpVerdict::rcvd},
+	{"frp_fwd_bad_version", {Prop::version}, FrpVerdict::bad},
+	{"frp_fwd_resp_flag", {Prop::flags}, FrpVerdict::bad},
+	{"frp_fwd_bad_type", {Prop::type}, FrpVerdict::bad},
+	{"frp_fwd_wrong_src", {Prop::src}, FrpVerdict::bad},
+	{"frp_fwd_stop", {Prop::type, Prop::dr}, FrpVerdict::stops},
+	{"frp_fwd_valid", {}, FrpVerdict::echoed}};
+
+} // namespace
+
+TEST(InjectKinds, TheFrpGroupsAreTheBadKindsAndNotTheControls)
+{
+	const std::vector<std::string> frp = {"frp_truncated",  "frp_bad_icrc",    "frp_non_peer",
+	                                      "frp_unknown_qp", "frp_bad_version", "frp_no_resp",
+	                                      "frp_bad_type",   "frp_rate_zero",   "frp_rate_high",
+	                                      "frp_dr_zero"};
+	const std::vector<std::string> fwd = {"frp_fwd_bad_version", "frp_fwd_resp_flag",
+	                                      "frp_fwd_bad_type", "frp_fwd_wrong_src"};
+	EXPECT_EQ(kFrpKinds, frp);
+	EXPECT_EQ(kFrpFwdKinds, fwd);
+	EXPECT_EQ(expand_kinds({"frp"}), frp);
+	EXPECT_EQ(expand_kinds({"frp_fwd"}), fwd);
+	EXPECT_EQ(expand_kinds({"frp_valid", "frp_fwd", "frp_bad_type", "frp", "frp_fwd_stop"}),
+	          (std::vector<std::string>{"frp_valid", "frp_fwd_bad_version", "frp_fwd_resp_flag",
+	                                    "frp_fwd_bad_type", "frp_fwd_wrong_src", "frp_bad_type",
+	                                    "frp_truncated", "frp_bad_icrc", "frp_non_peer",
+	                                    "frp_unknown_qp", "frp_bad_version", "frp_no_resp",
+	                                    "frp_rate_zero", "frp_rate_high", "frp_dr_zero",
+	                                    "frp_fwd_stop"}));
+	// not in the default set nor in the other groups
+	for (const auto &k : expand_kinds({"int", "tcd", "pcn", "bts"}))
+		EXPECT_FALSE(is_frp_kind(k)) << k;
+	for (const auto &k : kKinds)
+		EXPECT_FALSE(is_frp_kind(k)) << k;
+	for (const auto &k : frp) {
+		EXPECT_TRUE(is_frp_kind(k)) << k;
+		EXPECT_FALSE(is_frp_fwd_kind(k)) << k;
+	}
+	for (const auto &k : fwd) {
+		EXPECT_TRUE(is_frp_kind(k)) << k;
+		EXPECT_TRUE(is_frp_fwd_kind(k)) << k;
+	}
+	EXPECT_TRUE(is_frp_fwd_kind("frp_fwd_stop"));
+	EXPECT_TRUE(is_frp_fwd_kind("frp_fwd_valid"));
+	EXPECT_FALSE(is_frp_fwd_kind("frp_fwd"));
+	EXPECT_FALSE(is_frp_kind("frp"));
+	EXPECT_FALSE(is_frp_fwd_kind("frp_valid"));
+	EXPECT_FALSE(is_frp_fwd_kind("frp_stale"));
+	auto names = kind_names();
+	for (const auto &k : frp)
+		EXPECT_EQ(std::count(names.begin(), names.end(), k), 1) << k;
+	for (const auto &k : fwd)
+		EXPECT_EQ(std::count(names.begin(), names.end(), k), 1) << k;
+	for (const char *k :
+	     {"frp_stale", "frp_valid", "frp", "frp_fwd_stop", "frp_fwd_valid", "frp_fwd"})
+		EXPECT_EQ(std::count(names.begin(), names.end(), k), 1) << k;
+	EXPECT_EQ(names.back(), "frp_fwd");
+}
+
+// Every kind keeps every property of a well-formed FRP of its direction but
+// the ones it names, and lands in the counter the kernel's rules give;
+// from --sport or a random port, at several epochs.
+TEST(InjectKinds, EachFrpKindBreaksOnlyWhatItNamesAndHitsItsCounter)
+{
+	for (std::uint16_t epoch : kEpochs) {
+		for (unsigned sport : {0U, 0xc777U}) {
+			Target t = frp_target(epoch);
+			t.sport = static_cast<std::uint16_t>(sport);
+			for (const auto &w : kFrpWant) {
+				const std::string &k = std::get<0>(w);
+				bool fwd = is_frp_fwd_kind(k);
+				for (const auto &p : frp_run(k, t, 300)) {
+					expect_frame(p, t, fwd, k);
+					auto b = broken(p, t, fwd);
+					EXPECT_EQ(b, std::get<1>(w)) << k << " epoch " << epoch;
+					EXPECT_EQ(frp_kernel(p, t), std::get<2>(w))
+						<< k << " epoch " << epoch;
+					if (p.whole) {
+						EXPECT_EQ(p.d.size(), kFrpBytes) << k;
+					}
+				}
+			}
+		}
+	}
+}
+
+TEST(InjectKinds, FrpValidIsAWellFormedResponseByteForByte)
+{
+	Target t = frp_target(0x0102);
+	for (const auto &p : frp_run("frp_valid", t, 50)) {
+		EXPECT_EQ(std::vector<std::uint8_t>(p.d.begin() + kFrpAcceth, p.d.end() - 4),
+		          (std::vector<std::uint8_t>{0x08, 0x00, 0x01, 0x02, 0x00, 0x00, 0x90, 0x88,
+		                                     0x00, 0x00, 0xee, 0x48, 0x01, 0x00, 0x00,
+		                                     0x11}));
+		EXPECT_EQ(p.psn, 0x0102u);
+		EXPECT_TRUE(p.icrc_ok);
+	}
+	for (const auto &p : frp_run("frp_fwd_valid", t, 50)) {
+		EXPECT_EQ(std::vector<std::uint8_t>(p.d.begin() + kFrpAcceth, p.d.end() - 4),
+		          (std::vector<std::uint8_t>{0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0x90, 0x88,
+		                                     0x00, 0x00, 0xee, 0x48, 0x01, 0x00, 0x00,
+		                                     0x22}));
+		EXPECT_EQ(p.opcode, kOpFrp);
+	}
+}
+
+// 0..15 ACCETH bytes, a prefix of a well-formed response's, the ICRC over
+// what is there: shorter than BTH + 16 + ICRC, a whole BTH
+TEST(InjectKinds, FrpTruncatedIsAPrefixOfAResponse)
+{
+	Target t = frp_target(0x4321);
+	auto want = frp_body([&] {
+		Frp f;
+		f.flags = kFrpResp;
+		f.epoch = 0x4321;
+		f.cr_kbps = t.frp_cr;
+		f.dr_kbps = t.frp_dr;
+		f.src_qpn = t.qpn;
+		return f;
+	}());
+	std::set<std::size_t> lens;
+	for (const auto &p : frp_run("frp_truncated", t)) {
+		ASSERT_GE(p.payload, kBthBytes + kIcrcBytes);
+		ASSERT_LT(p.payload, kBthBytes + kFrpBodyBytes + kIcrcBytes);
+		std::size_t n = p.payload - kBthBytes - kIcrcBytes;
+		lens.insert(n);
+		EXPECT_TRUE(std::equal(p.d.begin() + kFrpAcceth, p.d.end() - 4, want.begin()));
+		EXPECT_TRUE(p.icrc_ok);
+	}
+	EXPECT_EQ(lens.size(), kFrpBodyBytes) << "every length 0..15";
+}
+
+TEST(InjectKinds, FrpBadVersionsAndTypesCoverTheirRanges)
+{
+	Target t = frp_target(7);
+	for (const char *k : {"frp_bad_version", "frp_fwd_bad_version"}) {
+		std::set<unsigned> vs;
+		for (const auto &p : frp_run(k, t)) {
+			EXPECT_NE(p.version, kFrpVersion);
+			vs.insert(p.version);
+		}
+		EXPECT_EQ(vs.count(0), 1u) << k;
+		EXPECT_EQ(vs.count(255), 1u) << k;
+		EXPECT_GT(vs.size(), 200u) << k;
+	}
+	for (const char *k : {"frp_bad_type", "frp_fwd_bad_type"}) {
+		std::set<unsigned> ts;
+		for (const auto &p : frp_run(k, t))
+			ts.insert(p.type);
+		EXPECT_EQ(ts, (std::set<unsigned>{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}))
+			<< k;
+	}
+}
+
+TEST(InjectKinds, FrpRateHighIsAboveTheLine)
+{
+	for (std::uint32_t line : {1U, 100000U, 0x7fffffffU, 0xfffffffeU}) {
+		Target t = frp_target(9);
+		t.frp_line = line;
+		t.frp_cr = t.frp_dr = 1;
+		unsigned just = 0, max = 0, twice = 0;
+		for (const auto &p : frp_run("frp_rate_high", t)) {
+			EXPECT_GT(p.cr, line);
+			just += p.cr == line + 1;
+			max += p.cr == 0xffffffffU;
+			twice += std::uint64_t{p.cr} <= 2 * std::uint64_t{line};
+		}
+		EXPECT_GT(just, 0u) << line;
+		EXPECT_GT(max, 0u) << line;
+		EXPECT_GT(twice, kN / 8) << line;
+	}
+}
+
+// 1..32767 behind --frp-epoch modulo 2^16: older in u16 serial arithmetic
+TEST(InjectKinds, FrpStaleIsBehindTheEpoch)
+{
+	for (std::uint16_t epoch : kEpochs) {
+		Target t = frp_target(epoch);
+		std::set<unsigned> backs;
+		for (const auto &p : frp_run("frp_stale", t)) {
+			auto back = static_cast<std::uint16_t>(epoch - p.epoch);
+			EXPECT_GE(back, 1u);
+			EXPECT_LE(back, 0x7fffu);
+			backs.insert(back);
+		}
+		EXPECT_EQ(backs.count(1), 1u) << epoch;
+		EXPECT_EQ(backs.count(0x7fff), 1u) << epoch;
+		EXPECT_GT(backs.size(), kN / 3) << epoch;
+	}
+}
+
+TEST(InjectKinds, FrpFwdResponseFlagAndWrongSource)
+{
+	Target t = frp_target(3);
+	std::set<unsigned> flags;
+	for (const auto &p : frp_run("frp_fwd_resp_flag", t))
+		flags.insert(p.flags);
+	EXPECT_EQ(flags, (std::set<unsigned>{kFrpSc, kFrpResp, kFrpResp | kFrpSc}));
+	unsigned own = 0;
+	std::set<std::uint32_t> srcs;
+	for (const auto &p : frp_run("frp_fwd_wrong_src", t)) {
+		EXPECT_NE(p.src_qpn, kFrpSrcQpn);
+		own += p.src_qpn == t.qpn;
+		srcs.insert(p.src_qpn);
+	}
+	EXPECT_GT(own, kN / 3) << "the receiving QP's own QPN";
+	EXPECT_GT(srcs.size(), kN / 3);
+	// when the QP's own QPN is the peer's, never that one
+	t.frp_src_qpn = t.qpn;
+	for (const auto &p : frp_run("frp_fwd_wrong_src", t, 300))
+		EXPECT_NE(p.src_qpn, t.qpn);
+}
+
+TEST(InjectKinds, FrpFwdStopIsAWellFormedStop)
+{
+	Target t = frp_target(0xfffe);
+	unsigned counted = 0;
+	for (const auto &p : frp_run("frp_fwd_stop", t)) {
+		EXPECT_EQ(p.type, kFrpStop);
+		EXPECT_EQ(p.dr, 0u);
+		EXPECT_EQ(p.flags & ~static_cast<unsigned>(kFrpCounted), 0u);
+		counted += (p.flags & kFrpCounted) != 0;
+	}
+	EXPECT_GT(counted, kN / 3);
+	EXPECT_LT(counted, kN - kN / 3);
+}
+
+TEST(InjectKinds, FrpUnknownQpGoesToAQpnNoQpHas)
+{
+	Target t = frp_target(5);
+	std::set<std::uint32_t> qpns;
+	for (const auto &p : frp_run("frp_unknown_qp", t)) {
+		EXPECT_NE(p.qpn, t.qpn);
+		EXPECT_GE(p.qpn, 0x800000u);
+		EXPECT_LT(p.qpn, 0xffffffu);
+		qpns.insert(p.qpn);
+	}
+	EXPECT_GT(qpns.size(), kN / 3);
+}
+
+TEST(InjectKinds, ASeedSendsTheFrpsItSentBefore)
+{
+	auto ks = expand_kinds(
+		{"frp", "frp_fwd", "frp_stale", "frp_valid", "frp_fwd_stop", "frp_fwd_valid"});
+	EXPECT_EQ(ks.size(), 18u);
+	for (const auto &k : ks) {
+		std::mt19937_64 a(99), b(99);
+		RunState ra, rb;
+		bool reach = true;
+		for (unsigned i = 0; i < 16; i++)
+			EXPECT_EQ(make(k, a, frp_target(4), ra, reach),
+			          make(k, b, frp_target(4), rb, reach))
+				<< k;
+		EXPECT_FALSE(reach) << k;
 	}
 }

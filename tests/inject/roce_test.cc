@@ -496,3 +496,142 @@ TEST(Roce, ATruncatedBtsKeepsItsFirstBytes)
 		EXPECT_TRUE(std::equal(t.begin() + 28, t.end(), d.begin() + 28)) << n;
 	}
 }
+
+// ---- ACCurate FRPs (specs/accurate.md §3.2) ----
+
+// The ACCETH as rxe_cc_frp_put() writes it: the fabric's vector
+// (tests/fabric/accurate_test.cc AccEthLayout) and every field where it
+// belongs, none cut
+TEST(Roce, FrpBodyLayout)
+{
+	Frp f;
+	f.type = kFrpStop;
+	f.flags = kFrpCounted;
+	f.sc_hop = 0x17;
+	f.epoch = 0xbeef;
+	f.cr_kbps = 9500000;
+	f.dr_kbps = 10000000;
+	f.src_qpn = 0x123456;
+	EXPECT_EQ(frp_body(f),
+	          (std::vector<std::uint8_t>{0x22, 0x17, 0xbe, 0xef, 0x00, 0x90, 0xf5, 0x60, 0x00,
+	                                     0x98, 0x96, 0x80, 0x01, 0x12, 0x34, 0x56}));
+	f.type = 0xf;
+	f.flags = 0xf;
+	f.sc_hop = 0xa5;
+	f.epoch = 0x0102;
+	f.cr_kbps = 0xfedcba98;
+	f.dr_kbps = 0x76543210;
+	f.version = 0xc3;
+	f.src_qpn = 0xabcdef;
+	EXPECT_EQ(frp_body(f),
+	          (std::vector<std::uint8_t>{0xff, 0xa5, 0x01, 0x02, 0xfe, 0xdc, 0xba, 0x98, 0x76,
+	                                     0x54, 0x32, 0x10, 0xc3, 0xab, 0xcd, 0xef}));
+	// type and flags are 4 bits each, src_qpn 24
+	f.type = 0x12;
+	f.flags = 0x34;
+	f.src_qpn = 0xff000001;
+	auto b = frp_body(f);
+	EXPECT_EQ(b[0], 0x24);
+	EXPECT_EQ(b[12], 0xc3);
+	EXPECT_EQ(b[15], 0x01);
+	EXPECT_EQ(b[13], 0x00);
+	// the defaults: a forward NORMAL, version 1, nothing else
+	EXPECT_EQ(frp_body({}),
+	          (std::vector<std::uint8_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}));
+	EXPECT_EQ(kOpFrp, 0xc0);
+	EXPECT_EQ(kOpFrpResp, 0xc1);
+	EXPECT_EQ(kFrpResp, 0x08);
+	EXPECT_EQ(kFrpSc, 0x04);
+	EXPECT_EQ(kFrpCounted, 0x02);
+	EXPECT_EQ(kBthBytes + kFrpBodyBytes + kIcrcBytes, 32u);
+}
+
+namespace
+{
+
+// an FRP from 10.0.0.2 to QP 0x12 at 10.0.0.1, sport 0xC132, DSCP 48,
+// Not-ECT, epoch (and PSN) 0x0102, CR 50000, DR 100000
+Packet spec_frp(bool resp)
+{
+	Packet p;
+	inet_pton(AF_INET, "10.0.0.2", &p.saddr);
+	inet_pton(AF_INET, "10.0.0.1", &p.daddr);
+	p.sport = 0xc132;
+	p.ip_id = 2;
+	p.tos = ds_field(kDscpCnp, kEcnNotEct);
+	p.opcode = resp ? kOpFrpResp : kOpFrp;
+	p.fecn_becn = 0;
+	p.dest_qp = 0x12;
+	p.psn = 0x0102;
+	Frp f;
+	f.flags = resp ? kFrpResp : 0;
+	f.epoch = 0x0102;
+	f.cr_kbps = 50000;
+	f.dr_kbps = 100000;
+	// a response carries the sender's QPN back to it, a forward FRP the
+	// sender's QPN to its peer
+	f.src_qpn = resp ? 0x12 : 0x11;
+	p.body = frp_body(f);
+	return p;
+}
+
+} // namespace
+
+// A well-formed response and forward FRP, byte for byte: 32 bytes of UDP
+// payload; the ICRCs computed apart from this code with zlib's crc32()
+// over 8 x 0xFF and the masked headers (specs/accurate.md §3.2, the
+// specs/wire.md §1.8 recipe that gives vector C1's), stored
+// least-significant byte first as rxe stores it.
+TEST(Roce, FrpResponseAndForwardBytes)
+{
+	const std::vector<std::uint8_t> resp = {
+		0x45, 0xc0, 0x00, 0x3c, 0x00, 0x02, 0x40, 0x00, 0x40, 0x11, 0x00, 0x00,
+		0x0a, 0x00, 0x00, 0x02, 0x0a, 0x00, 0x00, 0x01, 0xc1, 0x32, 0x12, 0xb7,
+		0x00, 0x28, 0x00, 0x00, 0xc1, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x12,
+		0x00, 0x00, 0x01, 0x02, 0x08, 0x00, 0x01, 0x02, 0x00, 0x00, 0xc3, 0x50,
+		0x00, 0x01, 0x86, 0xa0, 0x01, 0x00, 0x00, 0x12, 0x4c, 0x1c, 0xf9, 0xc6};
+	const std::vector<std::uint8_t> fwd = {
+		0x45, 0xc0, 0x00, 0x3c, 0x00, 0x02, 0x40, 0x00, 0x40, 0x11, 0x00, 0x00,
+		0x0a, 0x00, 0x00, 0x02, 0x0a, 0x00, 0x00, 0x01, 0xc1, 0x32, 0x12, 0xb7,
+		0x00, 0x28, 0x00, 0x00, 0xc0, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x12,
+		0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0xc3, 0x50,
+		0x00, 0x01, 0x86, 0xa0, 0x01, 0x00, 0x00, 0x11, 0xa4, 0x2f, 0x56, 0x2d};
+	auto r = build(spec_frp(true));
+	auto f = build(spec_frp(false));
+	EXPECT_EQ(r, resp);
+	EXPECT_EQ(f, fwd);
+	// UDP length 8 + BTH 12 + ACCETH 16 + ICRC 4
+	EXPECT_EQ(be16(r, 24), 8u + 32u);
+	// the ICRC is the tool's CNP ICRC of the same headers
+	EXPECT_EQ(stored_icrc(r), icrc(r));
+	EXPECT_EQ(stored_icrc(f), icrc(f));
+	// and that of a CNP built with the same fields: only the opcode, byte
+	// 4 (masked) and the body differ, and they are set alike
+	Packet cnp;
+	inet_pton(AF_INET, "10.0.0.2", &cnp.saddr);
+	inet_pton(AF_INET, "10.0.0.1", &cnp.daddr);
+	cnp.sport = 0xc132;
+	cnp.ip_id = 2;
+	cnp.dest_qp = 0x12;
+	cnp.psn = 0x0102;
+	cnp.body.assign(kCnpBodyBytes, 0);
+	auto c = build(cnp);
+	ASSERT_EQ(c.size(), r.size());
+	std::copy(r.begin() + 28, r.end() - 4, c.begin() + 28);
+	c[1] = 0xc0; // the TOS and byte 4 are masked anyway
+	EXPECT_EQ(icrc(c), stored_icrc(r));
+	// the masked fields leave it as it is, the ACCETH does not
+	for (std::size_t off : {1u, 8u, 10u, 11u, 26u, 27u, 32u}) {
+		auto d = r;
+		d[off] ^= 0x5a;
+		EXPECT_EQ(icrc(d), stored_icrc(r)) << off;
+	}
+	for (std::size_t off = 40; off < 56; off++) {
+		auto d = r;
+		d[off] ^= 0x01;
+		EXPECT_NE(icrc(d), stored_icrc(r)) << off;
+	}
+	auto bad = spec_frp(true);
+	bad.icrc_valid = false;
+	EXPECT_EQ(stored_icrc(build(bad)), stored_icrc(r) ^ 1U);
+}

@@ -15,7 +15,13 @@
 // QPs, that the QP's host must count and drop, with (--bts-valid)
 // well-formed ones that pause the QP as their control and (--kinds
 // bts_over_ceiling) well-formed ones whose pause the host must clamp; a BTS
-// is never counted as a CNP (Documentation/rxe-cc/testing.rst).
+// is never counted as a CNP; and (--kinds frp...) ACCurate FRP responses
+// (0xC1) that a sending QP must count and drop, with (--frp-valid)
+// well-formed ones as their control and (--kinds frp_stale) old ones, and
+// (--kinds frp_fwd...) malformed forward FRPs (0xC0) that a receiving QP
+// must count and not echo, with (--frp-fwd-valid) well-formed ones it
+// echoes as their control and (--kinds frp_fwd_stop) STOPs; an FRP is
+// never counted as a CNP either (Documentation/rxe-cc/testing.rst).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <arpa/inet.h>
@@ -36,6 +42,8 @@
 #include "kinds.h"
 
 using rxecc::inject::kBtsKinds;
+using rxecc::inject::kFrpFwdKinds;
+using rxecc::inject::kFrpKinds;
 using rxecc::inject::kIntKinds;
 using rxecc::inject::kKinds;
 using rxecc::inject::kPcnKinds;
@@ -160,7 +168,51 @@ cc_bts_ignored instead. A QP held for its ceiling (sfc_max_us) in a row takes
 no BTS for as long again: those count in cc_bts_capped (neither taken nor
 clamped). So of a run of bts_over_ceiling only the first is taken, and a run
 of bts_valid is all taken only if it holds the QP for less than the ceiling:
-(--count - 1) x --gap-us + --bts-pause-us.)";
+(--count - 1) x --gap-us + --bts-pause-us.
+The FRP kinds ("frp" selects the bad responses, "frp_fwd" the bad forward
+FRPs; not in the default set; none counted as a CNP) are ACCurate flow rate
+packets from --peer to --qpn, DSCP 48, Not-ECT, UDP from --sport (if given,
+else random) to 4791; BTH: opcode 0xC1 (response) or 0xC0 (forward), P_Key
+0xFFFF, byte 4 0, PSN the epoch; the 16-byte ACCETH (byte 0 type << 4 |
+flags: RESP 8, SC 4, COUNTED 2; sc_hop 0; the epoch; CR and DR in kb/s;
+version 1; src_qpn), big-endian; the ICRC. A well-formed response is type
+NORMAL, RESP, src_qpn --qpn; a well-formed forward FRP type NORMAL, no
+flags, src_qpn --frp-src-qpn; both epoch --frp-epoch, CR --frp-cr, DR
+--frp-dr. Each kind breaks one of these; what rxe counts, the responses at a
+QP running ACCurate (an algorithm that sends FRPs; at any other QP those that
+would reach it count in cc_frp_ignored):
+  frp_truncated        a response with 0..15 ACCETH bytes (ICRC over them):
+                       rxe_rcv drops it (shorter than BTH + 16): cc_frp_bad
+  frp_bad_icrc         a well-formed response, ICRC off by one bit: cc_frp_ignored
+  frp_non_peer         a well-formed response from --spoof: cc_frp_ignored
+  frp_unknown_qp       a well-formed response to a QPN no rxe QP has (--qpn with
+                       bit 23 flipped, or 0x800000..0xfffffe): cc_frp_ignored
+  frp_bad_version      a response, version 0 or 2..255: cc_frp_bad
+  frp_no_resp          a 0xC1 without the RESP flag: cc_frp_bad
+  frp_bad_type         a response, type 3..15: cc_frp_bad
+  frp_rate_zero        a response, CR 0: cc_frp_bad
+  frp_rate_high        a response, CR --frp-line + 1..0xffffffff: cc_frp_bad
+  frp_dr_zero          a response, DR 0: cc_frp_bad
+  frp_stale            (only with --kinds frp_stale) a well-formed response, epoch
+                       --frp-epoch - 1..32767 (mod 2^16): cc_frp_rcvd, dropped
+                       by ACCurate as stale (stale_rx in its QP state)
+  frp_valid            (only with --frp-valid or --kinds frp_valid) the control:
+                       a well-formed response: cc_frp_rcvd, taken by ACCurate
+and the forward FRPs at a QP that sets CAP (it runs an rxe-cc algorithm with
+extensions; at any other QP every one counts in cc_frp_ignored):
+  frp_fwd_bad_version  version 0 or 2..255: cc_frp_bad
+  frp_fwd_resp_flag    RESP, SC or both set on 0xC0: cc_frp_bad
+  frp_fwd_bad_type     type 3..15: cc_frp_bad
+  frp_fwd_wrong_src    src_qpn not --frp-src-qpn (--qpn, or any other): cc_frp_bad
+  frp_fwd_stop         (only with --kinds frp_fwd_stop) a well-formed STOP, DR 0,
+                       COUNTED or not: cc_frp_stops, no response
+  frp_fwd_valid        (only with --frp-fwd-valid or --kinds frp_fwd_valid) the
+                       control: a well-formed forward NORMAL FRP: echoed to the
+                       QP's peer as 0xC1, cc_frp_echoed
+Any FRP to a QP not in RTS counts in cc_frp_ignored. ACCurate refuses
+(cc_frp_bad) a response with an epoch after the last FRP the QP sent, and one
+for a flow that is not active is taken but changes nothing: give --frp-epoch
+the QP's epoch (its last response taken) while it sends.)";
 
 bool parse_ip(const std::string &s, std::uint32_t &out)
 {
@@ -178,12 +230,14 @@ int main(int argc, char **argv)
 	CLI::App app{
 		"rxecc-inject: send forged RoCEv2 CNPs and ACKs (the int kinds: HPCC INT ACKs, "
 		"with the INT shim; the tcd kinds: ACKs with a TCD mark echo; the pcn kinds: PCN "
-		"CNPs and rate reports; the bts kinds: SFC back-to-sender packets to --bts-port) "
+		"CNPs and rate reports; the bts kinds: SFC back-to-sender packets to --bts-port; "
+		"the frp kinds: ACCurate flow rate packets 0xC0 and 0xC1) "
 		"at an rxe QP over "
 		"a raw IPv4 socket (needs CAP_NET_RAW) and print how many of each kind were sent, "
 		"and how many of them rxe counts (\"counted as CNPs\"): as CNPs (opcode 0x81) or "
 		"PCN rate reports (0xC2) that it ignores (cc_cnp_ignored, cc_pcn_inc_ignored), "
-		"that PCN refuses (cc_pcn_bad) or, the controls, that it takes (never a BTS)."};
+		"that PCN refuses (cc_pcn_bad) or, the controls, that it takes (never a BTS or "
+		"an FRP)."};
 	app.footer(kKindsHelp);
 	std::string peer_s, spoof_s, dst_s;
 	Target t;
@@ -191,7 +245,7 @@ int main(int argc, char **argv)
 	std::uint64_t seed = 0;
 	bool seed_given = false, valid = false, int_valid = false, tcd_valid = false,
 	     pcn_valid = false, bts_valid = false, bts_cacheable = false, bts_cache_hit = false,
-	     bts_egress = false;
+	     bts_egress = false, frp_valid = false, frp_fwd_valid = false;
 	std::vector<std::string> kinds;
 	double gap_us = 200;
 	app.add_option("--peer", peer_s,
@@ -223,8 +277,14 @@ int main(int argc, char **argv)
 	kinds_help += "; \"bts\": all of";
 	for (const auto &k : kBtsKinds)
 		kinds_help += " " + k;
-	kinds_help += "; also int_valid, tcd_valid, pcn_valid, bts_valid and bts_over_ceiling; "
-		      "see below)";
+	kinds_help += "; \"frp\": all of";
+	for (const auto &k : kFrpKinds)
+		kinds_help += " " + k;
+	kinds_help += "; \"frp_fwd\": all of";
+	for (const auto &k : kFrpFwdKinds)
+		kinds_help += " " + k;
+	kinds_help += "; also int_valid, tcd_valid, pcn_valid, bts_valid, frp_valid, "
+		      "frp_fwd_valid, bts_over_ceiling, frp_stale and frp_fwd_stop; see below)";
 	app.add_option("--kinds", kinds, kinds_help)->delimiter(',')->check(CLI::IsMember(names));
 	app.add_flag("--valid", valid,
 	             "send only well-formed CNPs from the peer (the control: they must act)");
@@ -276,12 +336,14 @@ int main(int argc, char **argv)
 	auto *peer_qpn_opt =
 		app.add_option("--peer-qpn", t.peer_qpn,
 	                       "the bts kinds: the QP's peer's QPN (the DestQP of the QP's data "
-	                       "packets, which a BTS carries back); needed by the bts kinds")
+	                       "packets, which a BTS carries back); needed by the bts kinds, "
+	                       "the frp_fwd kinds' src_qpn unless --frp-src-qpn is given")
 			->check(CLI::Range(1U, 0xffffffU));
 	auto *sport_opt = app.add_option("--sport", t.sport,
 	                                 "the bts kinds: the QP's own UDP source port (that of "
 	                                 "its data packets: rdma resource show qp, "
-	                                 "cc_sfc_sport); needed by the bts kinds")
+	                                 "cc_sfc_sport); needed by the bts kinds, the frp "
+	                                 "kinds' source port if given (else random)")
 	                          ->check(CLI::Range(1, 65535));
 	app.add_option("--bts-port", t.bts_port,
 	               "the UDP destination port of the bts kinds: rdma_rxe's bts_port (default "
@@ -300,19 +362,56 @@ int main(int argc, char **argv)
 	             "the bts kinds: BTS for an INT-shimmed packet (flag I, the original dport "
 	             "--int-port) instead of a plain one (4791); bts_inner_port and "
 	             "bts_int_mismatch forge their own");
+	app.add_flag("--frp-valid", frp_valid,
+	             "send only well-formed FRP responses (0xC1) from the peer (RESP, NORMAL, "
+	             "--frp-epoch, --frp-cr, --frp-dr), kind frp_valid (the control of the frp "
+	             "kinds: ACCurate must take them, cc_frp_rcvd)");
+	app.add_flag("--frp-fwd-valid", frp_fwd_valid,
+	             "send only well-formed forward FRPs (0xC0) from the peer (NORMAL, "
+	             "src_qpn --frp-src-qpn), kind frp_fwd_valid (the control of the frp_fwd "
+	             "kinds: a QP that sets CAP must echo them, cc_frp_echoed)");
+	app.add_option("--frp-epoch", t.frp_epoch,
+	               "the epoch (and PSN) of the well-formed FRPs (default 0): for responses "
+	               "the QP's own, not before the last response it took nor after the last "
+	               "FRP it sent; frp_stale's are 1..32767 behind it")
+		->check(CLI::Range(0, 65535));
+	app.add_option("--frp-cr", t.frp_cr,
+	               "the CR of the well-formed FRPs in kb/s, at most --frp-line (default "
+	               "50000)")
+		->check(CLI::Range(1U, 0xfffffffeU));
+	app.add_option("--frp-dr", t.frp_dr,
+	               "the DR of the well-formed FRPs in kb/s, at most --frp-line (default "
+	               "50000)")
+		->check(CLI::Range(1U, 0xfffffffeU));
+	app.add_option("--frp-line", t.frp_line,
+	               "the QP's line rate in kb/s: frp_rate_high's CR is above it (default "
+	               "100000)")
+		->check(CLI::Range(1U, 0xfffffffeU));
+	auto *frp_src_opt =
+		app.add_option("--frp-src-qpn", t.frp_src_qpn,
+	                       "the src_qpn of the forward FRPs: the receiving QP's peer's QPN "
+	                       "(default --peer-qpn); the frp_fwd kinds need one of the two")
+			->check(CLI::Range(1U, 0xffffffU));
 	app.add_option("--gap-us", gap_us, "pause between packets in microseconds (default 200)")
 		->check(CLI::Range(0.0, 1e6));
 	CLI11_PARSE(app, argc, argv);
 	if ((valid ? 1 : 0) + (int_valid ? 1 : 0) + (tcd_valid ? 1 : 0) + (pcn_valid ? 1 : 0) +
-	            (bts_valid ? 1 : 0) + (*ack_opt ? 1 : 0) + (kinds.empty() ? 0 : 1) >
+	            (bts_valid ? 1 : 0) + (frp_valid ? 1 : 0) + (frp_fwd_valid ? 1 : 0) +
+	            (*ack_opt ? 1 : 0) + (kinds.empty() ? 0 : 1) >
 	    1) {
 		std::fprintf(stderr,
 		             "rxecc-inject: --valid, --int-valid, --tcd-valid, --pcn-valid, "
-		             "--bts-valid, --ack-psn and --kinds exclude each other\n");
+		             "--bts-valid, --frp-valid, --frp-fwd-valid, --ack-psn and --kinds "
+		             "exclude each other\n");
 		return 2;
 	}
 	if (t.pcn_rate > t.pcn_line) {
 		std::fprintf(stderr, "rxecc-inject: --pcn-rate must not exceed --pcn-line\n");
+		return 2;
+	}
+	if (t.frp_cr > t.frp_line || t.frp_dr > t.frp_line) {
+		std::fprintf(stderr,
+		             "rxecc-inject: --frp-cr and --frp-dr must not exceed --frp-line\n");
 		return 2;
 	}
 
@@ -338,13 +437,17 @@ int main(int argc, char **argv)
 		kinds = {"pcn_valid"};
 	} else if (bts_valid) {
 		kinds = {"bts_valid"};
+	} else if (frp_valid) {
+		kinds = {"frp_valid"};
+	} else if (frp_fwd_valid) {
+		kinds = {"frp_fwd_valid"};
 	} else if (*ack_opt) {
 		kinds = {"ack_psn"};
 	} else if (kinds.empty()) {
 		kinds = kKinds;
 	} else {
-		// "int", "tcd", "pcn" and "bts" stand for their kinds; each kind
-		// once, in order
+		// "int", "tcd", "pcn", "bts", "frp" and "frp_fwd" stand for
+		// their kinds; each kind once, in order
 		kinds = rxecc::inject::expand_kinds(kinds);
 	}
 	if (std::any_of(kinds.begin(), kinds.end(), rxecc::inject::is_bts_kind)) {
@@ -369,6 +472,15 @@ int main(int argc, char **argv)
 			(bts_cacheable ? rxecc::inject::kBtsCacheable : 0) |
 			(bts_cache_hit ? rxecc::inject::kBtsCacheHit : 0) |
 			(bts_egress ? rxecc::inject::kBtsEgress : 0));
+	}
+	if (std::any_of(kinds.begin(), kinds.end(), rxecc::inject::is_frp_fwd_kind) &&
+	    !*frp_src_opt) {
+		if (!*peer_qpn_opt) {
+			std::fprintf(stderr, "rxecc-inject: the frp_fwd kinds need --frp-src-qpn "
+			                     "or --peer-qpn\n");
+			return 2;
+		}
+		t.frp_src_qpn = t.peer_qpn;
 	}
 	std::printf("rxecc-inject: seed %llu\n", static_cast<unsigned long long>(seed));
 

@@ -32,9 +32,28 @@ const std::vector<std::string> kBtsKinds = {"bts_truncated",  "bts_bad_version",
                                             "bts_non_data",   "bts_inner_port",  "bts_int_mismatch",
                                             "bts_unknown_qp", "bts_non_peer",    "bts_wrong_sport"};
 
+// they are meant for a QP whose algorithm sends FRPs (ACCurate): the
+// responses to them
+const std::vector<std::string> kFrpKinds = {
+	"frp_truncated", "frp_bad_icrc", "frp_non_peer",  "frp_unknown_qp", "frp_bad_version",
+	"frp_no_resp",   "frp_bad_type", "frp_rate_zero", "frp_rate_high",  "frp_dr_zero"};
+// they are meant for the peer of such a QP, whose packets carry CAP
+const std::vector<std::string> kFrpFwdKinds = {"frp_fwd_bad_version", "frp_fwd_resp_flag",
+                                               "frp_fwd_bad_type", "frp_fwd_wrong_src"};
+
 bool is_bts_kind(const std::string &k)
 {
 	return k.compare(0, 4, "bts_") == 0;
+}
+
+bool is_frp_kind(const std::string &k)
+{
+	return k.compare(0, 4, "frp_") == 0;
+}
+
+bool is_frp_fwd_kind(const std::string &k)
+{
+	return k.compare(0, 8, "frp_fwd_") == 0;
 }
 
 std::vector<std::string> kind_names()
@@ -53,6 +72,14 @@ std::vector<std::string> kind_names()
 	names.push_back("bts_over_ceiling");
 	names.push_back("bts_valid");
 	names.push_back("bts");
+	names.insert(names.end(), kFrpKinds.begin(), kFrpKinds.end());
+	names.push_back("frp_stale");
+	names.push_back("frp_valid");
+	names.push_back("frp");
+	names.insert(names.end(), kFrpFwdKinds.begin(), kFrpFwdKinds.end());
+	names.push_back("frp_fwd_stop");
+	names.push_back("frp_fwd_valid");
+	names.push_back("frp_fwd");
 	return names;
 }
 
@@ -72,6 +99,10 @@ std::vector<std::string> expand_kinds(const std::vector<std::string> &kinds)
 			std::for_each(kPcnKinds.begin(), kPcnKinds.end(), add);
 		else if (k == "bts")
 			std::for_each(kBtsKinds.begin(), kBtsKinds.end(), add);
+		else if (k == "frp")
+			std::for_each(kFrpKinds.begin(), kFrpKinds.end(), add);
+		else if (k == "frp_fwd")
+			std::for_each(kFrpFwdKinds.begin(), kFrpFwdKinds.end(), add);
 		else
 			add(k);
 	}
@@ -403,6 +434,103 @@ Bts make_bts(const std::string &k, std::mt19937_64 &rng, const Target &t, std::s
 	return b;
 }
 
+// A 4-bit type that is none of NORMAL, INIT and STOP: 3..15.
+std::uint8_t frp_bad_type(std::mt19937_64 &rng)
+{
+	return static_cast<std::uint8_t>(kFrpStop + 1 + rng() % (15 - kFrpStop));
+}
+
+// A version other than kFrpVersion: 0 or 2..255.
+std::uint8_t frp_bad_version(std::mt19937_64 &rng)
+{
+	auto v = static_cast<std::uint8_t>(rng() % 255);
+	return v == kFrpVersion ? 255 : v;
+}
+
+// The FRP of kind `k` (an frp_* kind) built on `p`, to --qpn from the
+// peer, DSCP 48, Not-ECT, BTH byte 4 0, from --sport if it was given: a
+// response (0xC1; RESP, type NORMAL, src_qpn --qpn, whose FRP the QP
+// sent) or, for the frp_fwd_* kinds, a forward FRP (0xC0; no flags, type
+// NORMAL, src_qpn --frp-src-qpn), with sc_hop 0, the epoch --frp-epoch
+// (also the PSN), CR --frp-cr, DR --frp-dr and version 1, unless the kind
+// says otherwise.
+Packet make_frp(const std::string &k, std::mt19937_64 &rng, const Target &t, Packet p)
+{
+	bool fwd = is_frp_fwd_kind(k);
+	p.opcode = fwd ? kOpFrp : kOpFrpResp;
+	p.fecn_becn = 0;
+	p.tos = ds_field(kDscpCnp, kEcnNotEct);
+	if (t.sport != 0)
+		p.sport = t.sport;
+	Frp f;
+	f.flags = fwd ? 0 : kFrpResp;
+	f.epoch = t.frp_epoch;
+	f.cr_kbps = t.frp_cr;
+	f.dr_kbps = t.frp_dr;
+	f.src_qpn = fwd ? t.frp_src_qpn : t.qpn;
+	std::size_t keep = kFrpBodyBytes;
+	if (k == "frp_truncated") {
+		// 0..15 ACCETH bytes, the ICRC over them: shorter than BTH +
+		// 16 + ICRC, but a whole BTH, so rxe_rcv drops it and counts
+		// it by its opcode
+		keep = rng() % kFrpBodyBytes;
+	} else if (k == "frp_bad_icrc") {
+		p.icrc_valid = false;
+	} else if (k == "frp_non_peer") {
+		p.saddr = t.spoof;
+	} else if (k == "frp_unknown_qp") {
+		p.dest_qp = unknown_qpn(rng, t.qpn);
+	} else if (k == "frp_bad_version" || k == "frp_fwd_bad_version") {
+		f.version = frp_bad_version(rng);
+	} else if (k == "frp_no_resp") {
+		f.flags &= static_cast<std::uint8_t>(~kFrpResp);
+	} else if (k == "frp_bad_type" || k == "frp_fwd_bad_type") {
+		f.type = frp_bad_type(rng);
+	} else if (k == "frp_rate_zero") {
+		f.cr_kbps = 0;
+	} else if (k == "frp_rate_high") {
+		f.cr_kbps = rate_above(rng, t.frp_line);
+	} else if (k == "frp_dr_zero") {
+		f.dr_kbps = 0;
+	} else if (k == "frp_stale") {
+		// well-formed, 1..32767 behind --frp-epoch (mod 2^16): just
+		// behind, the furthest, or anywhere between; older in u16
+		// serial arithmetic
+		std::uint32_t back = 1;
+		switch (rng() % 4) {
+		case 0: break;
+		case 1: back = 0x7fff; break;
+		default: back = static_cast<std::uint32_t>(1 + rng() % 0x7fff);
+		}
+		f.epoch = static_cast<std::uint16_t>(t.frp_epoch - back);
+	} else if (k == "frp_fwd_resp_flag") {
+		// RESP, SC or both
+		f.flags = static_cast<std::uint8_t>((1 + rng() % 3) << 2);
+	} else if (k == "frp_fwd_wrong_src") {
+		// the receiving QP's own QPN, or any other 24-bit QPN
+		std::uint32_t q = t.qpn;
+		if (q == t.frp_src_qpn || rng() % 2 == 0) {
+			do
+				q = static_cast<std::uint32_t>(rng() & 0xffffff);
+			while (q == t.frp_src_qpn);
+		}
+		f.src_qpn = q;
+	} else if (k == "frp_fwd_stop") {
+		// well-formed, as the sender sends it when the flow goes idle:
+		// DR 0, COUNTED or not
+		f.type = kFrpStop;
+		f.dr_kbps = 0;
+		if (rng() % 2 == 0)
+			f.flags |= kFrpCounted;
+	} else if (k == "frp_valid" || k == "frp_fwd_valid") {
+		// the controls: as the receiver echoes it, as the sender sends it
+	}
+	p.psn = f.epoch;
+	p.body = frp_body(f);
+	p.body.resize(keep);
+	return p;
+}
+
 } // namespace
 
 std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const Target &t,
@@ -428,6 +556,10 @@ std::vector<std::uint8_t> make(const std::string &k, std::mt19937_64 &rng, const
 	}
 	if (k.compare(0, 4, "pcn_") == 0)
 		return build(make_pcn(k, rng, t, run, p));
+	if (is_frp_kind(k)) {
+		reach = false;
+		return build(make_frp(k, rng, t, p));
+	}
 	if (is_bts_kind(k)) {
 		reach = false;
 		std::size_t truncate = SIZE_MAX;

@@ -102,6 +102,18 @@ std::vector<std::uint8_t> pcn_payload(const PcnPayload &p)
 	return b;
 }
 
+std::vector<std::uint8_t> frp_body(const Frp &f)
+{
+	std::vector<std::uint8_t> b(kFrpBodyBytes, 0);
+	b[0] = static_cast<std::uint8_t>((f.type & 0xfU) << 4 | (f.flags & 0xfU));
+	b[1] = f.sc_hop;
+	put16(b.data() + 2, f.epoch);
+	put32(b.data() + 4, f.cr_kbps);
+	put32(b.data() + 8, f.dr_kbps);
+	put32(b.data() + 12, (f.src_qpn & 0xffffffU) | std::uint32_t{f.version} << 24);
+	return b;
+}
+
 std::uint32_t icrc(const std::vector<std::uint8_t> &d, std::size_t shim_bytes)
 {
 	// CRC of 8 bytes of 0xff (the masked LRH of InfiniBand) from ~0

@@ -52,6 +52,18 @@ constexpr std::uint8_t kBtsCacheable = 0x01; // flags bit 0 C
 constexpr std::uint8_t kBtsCacheHit = 0x02;  // flags bit 1 H
 constexpr std::uint8_t kBtsEgress = 0x04;    // flags bit 2 E
 constexpr std::uint8_t kBtsInt = 0x08;       // flags bit 3 I: the original was INT-shimmed
+// ACCurate flow rate packets (specs/accurate.md §3.2, specs/wire.md §7.4
+// (b)): opcode 0xC0 (forward) or 0xC1 (response), DSCP 48, Not-ECT, the
+// epoch as the PSN, then the 16-byte ACCETH (frp_body()) and the ICRC
+constexpr std::uint8_t kOpFrp = 0xC0;
+constexpr std::uint8_t kOpFrpResp = 0xC1;
+constexpr std::uint8_t kFrpVersion = 1;
+constexpr std::uint8_t kFrpNormal = 0; // byte 0, bits 7..4: the type
+constexpr std::uint8_t kFrpInit = 1;
+constexpr std::uint8_t kFrpStop = 2;
+constexpr std::uint8_t kFrpResp = 0x08;    // byte 0, bit 3: a response
+constexpr std::uint8_t kFrpSc = 0x04;      // bit 2: a switch's short-circuit
+constexpr std::uint8_t kFrpCounted = 0x02; // bit 1: STOP, this RRP's FRP was sent
 constexpr std::uint8_t kDscpData = 26;
 constexpr std::uint8_t kEcnEct0 = 2;
 constexpr std::uint8_t kOpWriteOnly = 0x0A; // RC RDMA WRITE ONLY
@@ -61,6 +73,7 @@ constexpr std::size_t kBthBytes = 12;
 constexpr std::size_t kAethBytes = 4;
 constexpr std::size_t kCnpBodyBytes = 16;
 constexpr std::size_t kIcrcBytes = 4;
+constexpr std::size_t kFrpBodyBytes = 16; // the ACCETH
 constexpr std::size_t kRethBytes = 16;
 constexpr std::size_t kBtsHdrBytes = 12;
 // the shortest UDP payload the kernel takes as a BTS: its header, the
@@ -110,6 +123,25 @@ struct PcnPayload {
 // The kCnpBodyBytes of a PCN payload: RecRate (big-endian), the magic,
 // the flags, the version, the sequence (big-endian) and 4 zero bytes.
 std::vector<std::uint8_t> pcn_payload(const PcnPayload &p);
+
+// The fields of an ACCETH (the kernel's struct rxe_cc_frp); the defaults
+// are those of a well-formed forward NORMAL FRP but for the epoch, the
+// rates and src_qpn.
+struct Frp {
+	std::uint8_t type = kFrpNormal; // 4 bits
+	std::uint8_t flags = 0;         // 4 bits: kFrpResp, kFrpSc, kFrpCounted
+	std::uint8_t sc_hop = 0;
+	std::uint16_t epoch = 0;
+	std::uint32_t cr_kbps = 0;
+	std::uint32_t dr_kbps = 0;
+	std::uint8_t version = kFrpVersion;
+	std::uint32_t src_qpn = 0; // 24 bits
+};
+
+// The kFrpBodyBytes of an ACCETH, as rxe_cc_frp_put() writes them: type <<
+// 4 | flags, sc_hop, the epoch, CR and DR (big-endian), the version and
+// src_qpn (big-endian, 24 bits); type and flags are cut to 4 bits.
+std::vector<std::uint8_t> frp_body(const Frp &f);
 
 // CRC-32 (reflected, polynomial 0xEDB88320) from `crc`, without the
 // initial or final inversion (the kernel's crc32_le()).
