@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -376,8 +376,8 @@ struct AccurateResp : ::testing::Test {
 	// an active flow at RRP 10, its INIT answered at R = 5 Gbit/s
 	void SetUp() override
 	{
-		f = std::make_unique<Flow>(cc::Params{{"small_flow_bytes", 0},
-		                                      {"idle_stop_rrps", 1000}});
+		f = std::make_unique<Flow>(
+			cc::Params{{"small_flow_bytes", 0}, {"idle_stop_rrps", 1000}});
 		f->start(10 * kRrp + 20 * kUs);
 		f->put(resp(10, 5'000'000, 5'000'000, RXE_CC_FRP_INIT), 10 * kRrp + 30 * kUs);
 		ASSERT_EQ(f->rate(), 5'000'000u);
@@ -543,8 +543,7 @@ TEST_F(AccurateResp, MissingResponsesRaiseTheTimeoutAndKeepTheRate)
 	EXPECT_EQ(f->v("resp_timeouts"), 2u);
 	EXPECT_EQ(f->rate(), 5'000'000u);
 	// an SC is no answer from the peer
-	f->put(resp(17, 1'000'000, 1'000'000, RXE_CC_FRP_NORMAL,
-	            RXE_CC_FRP_RESP | RXE_CC_FRP_SC),
+	f->put(resp(17, 1'000'000, 1'000'000, RXE_CC_FRP_NORMAL, RXE_CC_FRP_RESP | RXE_CC_FRP_SC),
 	       17 * kRrp + 200 * kUs);
 	EXPECT_EQ(f->v("no_resp"), 1u);
 	f->put(resp(17, 2'000'000, 2'000'000), 17 * kRrp + 300 * kUs);
@@ -624,7 +623,7 @@ TEST(AccurateEpoch, AcrossTheU64ClockWrap)
 	for (size_t i = 0; i < when.size(); i++)
 		if (when[i] < kRrp * 100)
 			after++;
-	EXPECT_EQ(after, 7u); // RRPs 0..6 after the wrap
+	EXPECT_EQ(after, 7u);        // RRPs 0..6 after the wrap
 	EXPECT_EQ(when.size(), 11u); // and RRPs last - 3 .. last before it
 	EXPECT_EQ(f.v("stale_rx"), 0u);
 	EXPECT_EQ(f.v("bad_rx"), 0u);

@@ -194,8 +194,8 @@ would reach it count in cc_frp_ignored):
   frp_rate_high        a response, CR --frp-line + 1..0xffffffff: cc_frp_bad
   frp_dr_zero          a response, DR 0: cc_frp_bad
   frp_stale            (only with --kinds frp_stale) a well-formed response, epoch
-                       --frp-epoch - 1..32767 (mod 2^16): cc_frp_rcvd, dropped
-                       by ACCurate as stale (stale_rx in its QP state)
+                       --frp-epoch - 1..32767 (mod 2^16): refused by ACCurate
+                       as stale: cc_frp_bad (stale_rx in its QP state)
   frp_valid            (only with --frp-valid or --kinds frp_valid) the control:
                        a well-formed response: cc_frp_rcvd, taken by ACCurate
 and the forward FRPs at a QP that sets CAP (it runs an rxe-cc algorithm with
