@@ -146,6 +146,7 @@ enum acr_state_value {
 	S_NO_RESP,
 	S_RESP_CR,
 	S_RESP_DR,
+	S_TX_EPOCH,
 	S_NUM
 };
 
@@ -168,6 +169,7 @@ static const struct rxe_cc_state_desc acr_state_desc[S_NUM] = {
 	[S_NO_RESP] = { "no_resp", RXE_CC_UNIT_BOOL },
 	[S_RESP_CR] = { "resp_cr_kbps", RXE_CC_UNIT_KBPS },
 	[S_RESP_DR] = { "resp_dr_kbps", RXE_CC_UNIT_KBPS },
+	[S_TX_EPOCH] = { "tx_epoch", RXE_CC_UNIT_NONE },
 };
 
 /* compiled parameters */
@@ -669,6 +671,7 @@ static void acr_get_state(const struct rxe_cc_ctx *cc, u64 now, u64 *v)
 	v[S_NO_RESP] = s->no_resp;
 	v[S_RESP_CR] = s->resp_cr;
 	v[S_RESP_DR] = s->resp_dr;
+	v[S_TX_EPOCH] = s->counted_rrp & EPOCH_MASK;
 }
 
 struct rxe_cc_ops rxe_cc_accurate_ops = {

@@ -126,6 +126,8 @@ u8 rxe_cc_skb_ecn(const struct sk_buff *skb);
 u8 rxe_cc_skb_dscp(const struct sk_buff *skb);
 bool rxe_cc_cnp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
 		      struct rxe_qp *qp);
+bool rxe_cc_frp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
+		      struct rxe_qp *qp);
 void rxe_cc_send_cnp(struct rxe_qp *qp, const struct rxe_cc_np_msg *msg);
 bool rxe_cc_int_pkt(const struct sk_buff *skb);
 bool rxe_cc_from_peer(const struct rxe_qp *qp, const struct sk_buff *skb);

@@ -671,7 +671,8 @@ static bool rxe_cc_takes(const struct rxe_cc_ops *ops, u8 opcode)
 
 /*
  * An ACCurate FRP (0xC0) or FRP response (0xC1) for @qp, which it may act
- * on (rxe_cc_cnp_valid(): from the peer, in RTS, a valid ICRC). A forward
+ * on (rxe_cc_frp_valid(): from the peer, a valid ICRC, in RTS, or for a
+ * forward FRP in RTR or SQD too). A forward
  * FRP is echoed by any QP whose packets carry CAP (it announced that it
  * parses rxe-cc extensions): the ACCETH comes back unchanged under 0xC1
  * with RESP set, to the QP's peer; a STOP needs no response. A response
@@ -736,7 +737,7 @@ static void rxe_cc_rcv_frp(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 
 	qp = rxe_pool_get_index(&rxe->qp_pool, bth_qpn(pkt));
 	if (qp) {
-		if (rxe_cc_cnp_valid(pkt, skb, qp))
+		if (rxe_cc_frp_valid(pkt, skb, qp))
 			cnt = rxe_cc_frp_take(qp, pkt, &echo);
 		/* the echo needs nothing of the packet any more */
 		kfree_skb(skb);

@@ -133,6 +133,31 @@ bool rxe_cc_cnp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
 EXPORT_SYMBOL_IF_KUNIT(rxe_cc_cnp_valid);
 
 /**
+ * rxe_cc_frp_valid - may this ACCurate FRP or response act on @qp?
+ * @pkt: the packet (0xC0 or 0xC1)
+ * @skb: the packet
+ * @qp: the QP its DestQP names
+ *
+ * As rxe_cc_cnp_valid(), but a forward FRP is for the data's receiver,
+ * which may be a responder that never went past RTR: RTR, RTS and SQD.
+ *
+ * Return: true if it may.
+ */
+bool rxe_cc_frp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
+		      struct rxe_qp *qp)
+{
+	enum ib_qp_state state = qp_state(qp);
+	bool ok = state == IB_QPS_RTS;
+
+	if (pkt->opcode == RXE_OPCODE_FRP)
+		ok = ok || state == IB_QPS_RTR || state == IB_QPS_SQD;
+	return ok && pkt->paylen == RXE_BTH_BYTES + RXE_CC_FRP_BODY_BYTES +
+				    RXE_ICRC_SIZE &&
+	       (qp_type(qp) == IB_QPT_RC || qp_type(qp) == IB_QPT_UC) &&
+	       rxe_cc_from_peer(qp, skb) && !rxe_icrc_check(skb, pkt);
+}
+
+/**
  * rxe_cc_send_cnp - build and send a RoCEv2 CNP to the QP's peer
  * @qp: the QP that received the data (or, for an FRP, sends it)
  * @msg: what its algorithm asked for: a standard CNP (zero body, Not-ECT),
