@@ -145,17 +145,10 @@ void rxe_cc_acked_slow(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	ops = cc->ctx.ops;
 	if (ops && ops->on_ack)
 		ops->on_ack(&cc->ctx, &ack, now);
-	if (ops && int_fb && ops->on_feedback) {
-		ops->on_feedback(&cc->ctx, RXE_CC_FB_INT, &fb, now);
-		int_bad = cc->ctx.out.events & RXE_CC_EV_FB_BAD;
-		cc->ctx.out.events &= ~RXE_CC_EV_FB_BAD;
-	}
-	if (ops && tcd_fb && ops->on_feedback) {
-		ops->on_feedback(&cc->ctx, RXE_CC_FB_TCD, &tfb, now);
-		if (cc->ctx.out.events & RXE_CC_EV_FB_BAD)
-			tcd_bad = marks;
-		cc->ctx.out.events &= ~RXE_CC_EV_FB_BAD;
-	}
+	if (ops && int_fb)
+		int_bad = rxe_cc_feedback(qp, RXE_CC_FB_INT, &fb, now);
+	if (ops && tcd_fb && rxe_cc_feedback(qp, RXE_CC_FB_TCD, &tfb, now))
+		tcd_bad = marks;
 	if (ops)
 		ev = rxe_cc_qp_after(qp);
 	spin_unlock_bh(&cc->lock);

@@ -151,7 +151,7 @@ void rxe_cc_arm(struct rxe_qp *qp, u64 t);
 void rxe_cc_arm_slack(struct rxe_qp *qp, u64 t, u64 slack);
 bool rxe_cc_serve_deadlines(struct rxe_qp *qp, u64 now,
 			    struct rxe_cc_np_msg *msg);
-void rxe_cc_feedback(struct rxe_qp *qp, enum rxe_cc_fb_kind kind,
+bool rxe_cc_feedback(struct rxe_qp *qp, enum rxe_cc_fb_kind kind,
 		     const union rxe_cc_fb *fb, u64 now);
 
 struct rxe_cc_qp_info {

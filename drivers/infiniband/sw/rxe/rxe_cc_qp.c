@@ -138,14 +138,22 @@ bool rxe_cc_serve_deadlines(struct rxe_qp *qp, u64 now,
  * @now: when it arrived
  *
  * The caller runs rxe_cc_qp_after() next.
+ *
+ * Return: true if the algorithm refused it as malformed
+ * (RXE_CC_EV_FB_BAD, which is taken out of its events here).
  */
-void rxe_cc_feedback(struct rxe_qp *qp, enum rxe_cc_fb_kind kind,
+bool rxe_cc_feedback(struct rxe_qp *qp, enum rxe_cc_fb_kind kind,
 		     const union rxe_cc_fb *fb, u64 now)
 {
 	struct rxe_cc_ctx *ctx = &qp->cc.ctx;
+	bool bad;
 
-	if (ctx->ops->on_feedback)
-		ctx->ops->on_feedback(ctx, kind, fb, now);
+	if (!ctx->ops->on_feedback)
+		return false;
+	ctx->ops->on_feedback(ctx, kind, fb, now);
+	bad = ctx->out.events & RXE_CC_EV_FB_BAD;
+	ctx->out.events &= ~RXE_CC_EV_FB_BAD;
+	return bad;
 }
 
 /*
@@ -546,6 +554,7 @@ int rxe_cc_qp_set_sfc(struct rxe_qp *qp, bool on,
 {
 	struct rxe_cc_qp *cc = &qp->cc;
 	struct rxe_cc_qp_conf *qc;
+	u64 now;
 	int err;
 
 	if (qp_type(qp) != IB_QPT_RC) {
@@ -564,10 +573,11 @@ int rxe_cc_qp_set_sfc(struct rxe_qp *qp, bool on,
 		if (err)
 			return err;
 	}
+	now = ktime_get_ns();
 	spin_lock_bh(&cc->lock);
 	WRITE_ONCE(cc->sfc_on, on);
-	if (!on && rxe_cc_sfc_paused(&cc->sfc, ktime_get_ns())) {
-		cc->sfc.end_ns = ktime_get_ns();
+	if (!on && rxe_cc_sfc_paused(&cc->sfc, now)) {
+		cc->sfc.end_ns = now;
 		if (cc->tx_wait) {
 			cc->wait_ns = cc->sfc.end_ns;
 			rxe_cc_arm(qp, cc->wait_ns);
@@ -710,9 +720,7 @@ static enum rxe_counters rxe_cc_frp_take(struct rxe_qp *qp,
 	spin_lock_bh(&cc->lock);
 	ops = cc->ctx.ops;
 	if (ops && ops->on_feedback && (ops->wire & RXE_CC_WIRE_FRP)) {
-		rxe_cc_feedback(qp, RXE_CC_FB_FRP, &fb, ktime_get_ns());
-		bad = cc->ctx.out.events & RXE_CC_EV_FB_BAD;
-		cc->ctx.out.events &= ~RXE_CC_EV_FB_BAD;
+		bad = rxe_cc_feedback(qp, RXE_CC_FB_FRP, &fb, ktime_get_ns());
 		ev = rxe_cc_qp_after(qp);
 		handled = true;
 	}
@@ -736,18 +744,14 @@ static void rxe_cc_rcv_frp(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 	struct rxe_qp *qp;
 
 	qp = rxe_pool_get_index(&rxe->qp_pool, bth_qpn(pkt));
-	if (qp) {
-		if (rxe_cc_frp_valid(pkt, skb, qp))
-			cnt = rxe_cc_frp_take(qp, pkt, &echo);
-		/* the echo needs nothing of the packet any more */
-		kfree_skb(skb);
-		skb = NULL;
-		if (cnt == RXE_NUM_OF_COUNTERS)
-			rxe_cc_send_cnp(qp, &echo);
-		rxe_put(qp);
-	}
-	if (cnt != RXE_NUM_OF_COUNTERS)
+	if (qp && rxe_cc_frp_valid(pkt, skb, qp))
+		cnt = rxe_cc_frp_take(qp, pkt, &echo);
+	if (cnt == RXE_NUM_OF_COUNTERS)
+		rxe_cc_send_cnp(qp, &echo);
+	else
 		rxe_counter_inc(rxe, cnt);
+	if (qp)
+		rxe_put(qp);
 	kfree_skb(skb);
 	ib_device_put(&rxe->ib_dev);
 }
@@ -792,9 +796,7 @@ void rxe_cc_rcv_cnp(struct rxe_pkt_info *pkt, struct sk_buff *skb)
 		rxe_cc_pcn_parse(pkt->hdr + RXE_BTH_BYTES, &fb.cnp);
 		spin_lock_bh(&cc->lock);
 		if (rxe_cc_takes(cc->ctx.ops, pkt->opcode)) {
-			rxe_cc_feedback(qp, RXE_CC_FB_CNP, &fb, now);
-			bad = cc->ctx.out.events & RXE_CC_EV_FB_BAD;
-			cc->ctx.out.events &= ~RXE_CC_EV_FB_BAD;
+			bad = rxe_cc_feedback(qp, RXE_CC_FB_CNP, &fb, now);
 			if (!bad)
 				cc->stats.cnp_rx++;
 			ev = rxe_cc_qp_after(qp);

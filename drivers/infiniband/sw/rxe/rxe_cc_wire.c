@@ -106,6 +106,23 @@ bool rxe_cc_from_peer(const struct rxe_qp *qp, const struct sk_buff *skb)
 	return false;
 }
 
+/*
+ * A feedback packet (a BTH, 16 bytes and the ICRC: a CNP, a PCN rate
+ * report, an FRP) for a connected QP from its peer, with a valid ICRC;
+ * the caller checks the QP's state.
+ */
+static bool rxe_cc_fb_pkt_ok(struct rxe_pkt_info *pkt, struct sk_buff *skb,
+			     struct rxe_qp *qp)
+{
+	/* rxe_cc_send_cnp() builds FRPs with a CNP's length too */
+	static_assert(RXE_CC_FRP_BODY_BYTES == RXE_CNP_BODY_BYTES);
+
+	return pkt->paylen == RXE_BTH_BYTES + RXE_CNP_BODY_BYTES +
+			      RXE_ICRC_SIZE &&
+	       (qp_type(qp) == IB_QPT_RC || qp_type(qp) == IB_QPT_UC) &&
+	       rxe_cc_from_peer(qp, skb) && !rxe_icrc_check(skb, pkt);
+}
+
 /**
  * rxe_cc_cnp_valid - may this CNP act on @qp?
  * @pkt: the CNP (or PCN rate report); its opcode and destination GID are
@@ -124,17 +141,13 @@ bool rxe_cc_from_peer(const struct rxe_qp *qp, const struct sk_buff *skb)
 bool rxe_cc_cnp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
 		      struct rxe_qp *qp)
 {
-	return pkt->paylen == RXE_BTH_BYTES + RXE_CNP_BODY_BYTES +
-			      RXE_ICRC_SIZE &&
-	       (qp_type(qp) == IB_QPT_RC || qp_type(qp) == IB_QPT_UC) &&
-	       qp_state(qp) == IB_QPS_RTS && rxe_cc_from_peer(qp, skb) &&
-	       !rxe_icrc_check(skb, pkt);
+	return qp_state(qp) == IB_QPS_RTS && rxe_cc_fb_pkt_ok(pkt, skb, qp);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxe_cc_cnp_valid);
 
 /**
  * rxe_cc_frp_valid - may this ACCurate FRP or response act on @qp?
- * @pkt: the packet (0xC0 or 0xC1)
+ * @pkt: the packet (0xC0 or 0xC1; the ACCETH is as long as a CNP's body)
  * @skb: the packet
  * @qp: the QP its DestQP names
  *
@@ -151,10 +164,7 @@ bool rxe_cc_frp_valid(struct rxe_pkt_info *pkt, struct sk_buff *skb,
 
 	if (pkt->opcode == RXE_OPCODE_FRP)
 		ok = ok || state == IB_QPS_RTR || state == IB_QPS_SQD;
-	return ok && pkt->paylen == RXE_BTH_BYTES + RXE_CC_FRP_BODY_BYTES +
-				    RXE_ICRC_SIZE &&
-	       (qp_type(qp) == IB_QPT_RC || qp_type(qp) == IB_QPT_UC) &&
-	       rxe_cc_from_peer(qp, skb) && !rxe_icrc_check(skb, pkt);
+	return ok && rxe_cc_fb_pkt_ok(pkt, skb, qp);
 }
 
 /**
