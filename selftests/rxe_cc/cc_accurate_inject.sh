@@ -71,18 +71,13 @@ to_receiver() {
 		--frp-src-qpn "$qp" "$@"
 }
 cnt() { hw_counter "$1" "cc_frp_$2"; }
-state() {
-	local d=$1 q=$2 n
-	shift 2
-	for n in "$@"; do printf '%s ' "$(qp_field "$d" "$q" "$n")"; done
-}
 
 # ---- at the sender ------------------------------------------------------------------
 r0=$(cnt rxe_a rcvd) b0=$(cnt rxe_a bad) i0=$(cnt rxe_a ignored)
 e_ctrl=$(qp_field rxe_a "$qp" tx_epoch)
 EPOCH=$e_ctrl to_sender control --frp-valid --count 5 --frp-cr 40000 --frp-dr 60000
 log "control: epoch $e_ctrl; bad +$(($(cnt rxe_a bad) - b0)), ignored +$(($(cnt rxe_a ignored) - i0));" \
-	"QP: $(state rxe_a "$qp" active tx_epoch epoch resp_rx bad_rx stale_rx inactive_rx)"
+	"QP: $(qp_fields rxe_a "$qp" active tx_epoch epoch resp_rx bad_rx stale_rx inactive_rx)"
 check "control: 5 responses taken (cc_frp_rcvd +$(($(cnt rxe_a rcvd) - r0)))" \
 	test $(($(cnt rxe_a rcvd) - r0)) = 5
 check "control: the rate is max(CR, DR) = 60000 kbit/s ($(qp_rate_kbps rxe_a "$qp"))" \
@@ -100,12 +95,12 @@ check "bad: none was taken" test "$(cnt rxe_a rcvd)" = "$r0"
 check "bad: the rate stayed at 60000 kbit/s" test "$(qp_rate_kbps rxe_a "$qp")" = 60000
 
 b0=$(cnt rxe_a bad)
-read -r s0 x0 < <(state rxe_a "$qp" stale_rx bad_rx)
+read -r s0 x0 < <(qp_fields rxe_a "$qp" stale_rx bad_rx)
 # 1..32767 epochs before the control's: older than the last one taken (in
 # u16 serial arithmetic, one far enough back may instead be "after the
 # last FRP sent": refused as well, counted in bad_rx)
 EPOCH=$e_ctrl to_sender stale --count "$COUNT" --kinds frp_stale --frp-cr 1000 --frp-dr 1000
-read -r s1 x1 < <(state rxe_a "$qp" stale_rx bad_rx)
+read -r s1 x1 < <(qp_fields rxe_a "$qp" stale_rx bad_rx)
 check "stale: each was refused (cc_frp_bad +$(($(cnt rxe_a bad) - b0)); stale_rx +$((s1 - s0)), bad_rx +$((x1 - x0)))" \
 	test "$(($(cnt rxe_a bad) - b0)) $((s1 - s0 + x1 - x0))" = "$COUNT $COUNT"
 check "stale: the rate stayed" test "$(qp_rate_kbps rxe_a "$qp")" = 60000

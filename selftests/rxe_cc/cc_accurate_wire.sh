@@ -36,21 +36,7 @@ counters() {
 	done
 	echo
 }
-snap() {
-	local d c
-	for d in rxe_s rxe_d; do
-		for c in $COUNTERS; do printf -v "S_${d}_$c" '%s' "$(hw_counter "$d" "$c")"; done
-	done
-}
-delta() {
-	local v="S_$1_$2"
-	echo $(($(hw_counter "$1" "$2") - ${!v}))
-}
-state() {
-	local d=$1 q=$2 n
-	shift 2
-	for n in "$@"; do printf '%s ' "$(qp_field "$d" "$q" "$n")"; done
-}
+snap() { hw_snap "rxe_s rxe_d" "$COUNTERS"; }
 
 # ---- ACCurate to ACCurate ------------------------------------------------------------
 rxecc dev set rxe_s algo accurate line_rate 100M $ACR >/dev/null || die "accurate on rxe_s"
@@ -60,9 +46,9 @@ router_writes accurate
 # the sender goes idle: its STOP follows within an RRP or two
 nap 0.5
 log "$(counters)"
-log "sender: $(state rxe_s "$SQPN" rate_kbps frp_tx_init frp_tx_normal frp_tx_stop resp_rx inactive_rx bad_rx stale_rx no_resp)"
-sent=$(delta rxe_s cc_frp_sent) echoed=$(delta rxe_d cc_frp_echoed)
-stops=$(delta rxe_d cc_frp_stops) rcvd=$(delta rxe_s cc_frp_rcvd)
+log "sender: $(qp_fields rxe_s "$SQPN" rate_kbps frp_tx_init frp_tx_normal frp_tx_stop resp_rx inactive_rx bad_rx stale_rx no_resp)"
+sent=$(hw_delta rxe_s cc_frp_sent) echoed=$(hw_delta rxe_d cc_frp_echoed)
+stops=$(hw_delta rxe_d cc_frp_stops) rcvd=$(hw_delta rxe_s cc_frp_rcvd)
 check "accurate: the sender sent FRPs ($sent)" test "$sent" -gt 10
 check "accurate: the receiver echoed every forward FRP but the STOPs ($echoed + $stops of $sent)" \
 	test $((echoed + stops)) = "$sent"
@@ -70,11 +56,11 @@ check "accurate: the STOP at the end arrived ($stops)" test "$stops" -ge 1
 check "accurate: the sender took every echo ($rcvd of $echoed)" test "$rcvd" = "$echoed"
 # a response to the FRP before a STOP may come after it: the idle flow
 # drops it (inactive_rx)
-read -r resp inactive < <(state rxe_s "$SQPN" resp_rx inactive_rx)
+read -r resp inactive < <(qp_fields rxe_s "$SQPN" resp_rx inactive_rx)
 check "accurate: the QP took or dropped as late each response ($resp + $inactive of $rcvd)" \
 	test $((resp + inactive)) = "$rcvd"
 check "accurate: nothing malformed or ignored" \
-	test "$(delta rxe_s cc_frp_bad) $(delta rxe_d cc_frp_bad) $(delta rxe_s cc_frp_ignored) $(delta rxe_d cc_frp_ignored)" = "0 0 0 0"
+	test "$(hw_delta rxe_s cc_frp_bad) $(hw_delta rxe_d cc_frp_bad) $(hw_delta rxe_s cc_frp_ignored) $(hw_delta rxe_d cc_frp_ignored)" = "0 0 0 0"
 check "accurate: no rate unit on the path, the sender kept the line rate" \
 	test "$(qp_field rxe_s "$SQPN" rate_kbps)" = 100000
 qptest_writes_stop
@@ -84,12 +70,12 @@ rxecc dev set rxe_d algo none >/dev/null || die "none on rxe_d"
 snap
 router_writes none
 log "$(counters)"
-log "sender: $(state rxe_s "$SQPN" rate_kbps frp_tx_init frp_tx_normal resp_rx no_resp)"
-check "to none: no FRP went out" test "$(delta rxe_s cc_frp_sent)" = 0
-check "to none: the sender withheld them ($(delta rxe_s cc_frp_withheld))" \
-	test "$(delta rxe_s cc_frp_withheld)" -gt 0
+log "sender: $(qp_fields rxe_s "$SQPN" rate_kbps frp_tx_init frp_tx_normal resp_rx no_resp)"
+check "to none: no FRP went out" test "$(hw_delta rxe_s cc_frp_sent)" = 0
+check "to none: the sender withheld them ($(hw_delta rxe_s cc_frp_withheld))" \
+	test "$(hw_delta rxe_s cc_frp_withheld)" -gt 0
 check "to none: the receiver saw none" \
-	test "$(delta rxe_d cc_frp_echoed) $(delta rxe_d cc_frp_ignored)" = "0 0"
+	test "$(hw_delta rxe_d cc_frp_echoed) $(hw_delta rxe_d cc_frp_ignored)" = "0 0"
 check "to none: the sender kept the line rate" \
 	test "$(qp_field rxe_s "$SQPN" rate_kbps)" = 100000
 qptest_writes_stop
@@ -99,10 +85,10 @@ rxecc dev set rxe_d algo pcn >/dev/null || die "pcn on rxe_d"
 snap
 router_writes pcn
 log "$(counters)"
-check "to pcn: the PCN QP (CAP) echoed the FRPs ($(delta rxe_d cc_frp_echoed))" \
-	test "$(delta rxe_d cc_frp_echoed)" -gt 0
-check "to pcn: the sender took them ($(delta rxe_s cc_frp_rcvd))" \
-	test "$(delta rxe_s cc_frp_rcvd)" -gt 0
+check "to pcn: the PCN QP (CAP) echoed the FRPs ($(hw_delta rxe_d cc_frp_echoed))" \
+	test "$(hw_delta rxe_d cc_frp_echoed)" -gt 0
+check "to pcn: the sender took them ($(hw_delta rxe_s cc_frp_rcvd))" \
+	test "$(hw_delta rxe_s cc_frp_rcvd)" -gt 0
 qptest_writes_stop
 
 cleanup

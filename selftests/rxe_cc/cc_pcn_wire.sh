@@ -41,25 +41,8 @@ counters() {
 	done
 	echo
 }
-# delta DEV COUNTER: the counter's increase since snap
 snap() {
-	local d c
-	for d in rxe_s rxe_d; do
-		for c in cc_cnp_sent cc_cnp_rcvd cc_pcn_inc_sent cc_pcn_inc_rcvd cc_pcn_inc_ignored \
-			cc_pcn_bad; do
-			printf -v "S_${d}_$c" '%s' "$(hw_counter "$d" "$c")"
-		done
-	done
-}
-delta() {
-	local v="S_$1_$2"
-	echo $(($(hw_counter "$1" "$2") - ${!v}))
-}
-# state DEV QPN NAME...: values of a QP's CC state, space-separated
-state() {
-	local d=$1 q=$2 n
-	shift 2
-	for n in "$@"; do printf '%s ' "$(qp_field "$d" "$q" "$n")"; done
+	hw_snap "rxe_s rxe_d" "cc_cnp_sent cc_cnp_rcvd cc_pcn_inc_sent cc_pcn_inc_rcvd cc_pcn_inc_ignored cc_pcn_bad"
 }
 
 # ---- PCN to PCN ----------------------------------------------------------------
@@ -70,27 +53,27 @@ m0=$(red_marked pw_r out)
 router_writes pcn
 marked=$(($(red_marked pw_r out) - m0))
 log "$(counters)"
-log "router marked $marked; sender: $(state rxe_s "$SQPN" rate_kbps w cnp_dec cnp_inc cnp_bad cnp_old cnp_foreign cnp_ecn_mismatch)"
-log "receiver: $(state rxe_d "$DQPN" peer_cap np_dec np_inc np_withheld np_rate_kbps)"
+log "router marked $marked; sender: $(qp_fields rxe_s "$SQPN" rate_kbps w cnp_dec cnp_inc cnp_bad cnp_old cnp_foreign cnp_ecn_mismatch)"
+log "receiver: $(qp_fields rxe_d "$DQPN" peer_cap np_dec np_inc np_withheld np_rate_kbps)"
 check "pcn: the router marked CE ($marked packets)" test "$marked" -gt 0
 check "pcn: the receiver knows its peer takes reports (peer_cap 1)" \
 	test "$(qp_field rxe_d "$DQPN" peer_cap)" = 1
-check "pcn: the receiver sent decreases (cc_cnp_sent +$(delta rxe_d cc_cnp_sent))" \
-	nonzero "$(delta rxe_d cc_cnp_sent)"
-check "pcn: the receiver sent increases (cc_pcn_inc_sent +$(delta rxe_d cc_pcn_inc_sent))" \
-	nonzero "$(delta rxe_d cc_pcn_inc_sent)"
-check "pcn: the sender took decreases (cc_cnp_rcvd +$(delta rxe_s cc_cnp_rcvd))" \
-	nonzero "$(delta rxe_s cc_cnp_rcvd)"
-check "pcn: the sender took increases (cc_pcn_inc_rcvd +$(delta rxe_s cc_pcn_inc_rcvd))" \
-	nonzero "$(delta rxe_s cc_pcn_inc_rcvd)"
+check "pcn: the receiver sent decreases (cc_cnp_sent +$(hw_delta rxe_d cc_cnp_sent))" \
+	nonzero "$(hw_delta rxe_d cc_cnp_sent)"
+check "pcn: the receiver sent increases (cc_pcn_inc_sent +$(hw_delta rxe_d cc_pcn_inc_sent))" \
+	nonzero "$(hw_delta rxe_d cc_pcn_inc_sent)"
+check "pcn: the sender took decreases (cc_cnp_rcvd +$(hw_delta rxe_s cc_cnp_rcvd))" \
+	nonzero "$(hw_delta rxe_s cc_cnp_rcvd)"
+check "pcn: the sender took increases (cc_pcn_inc_rcvd +$(hw_delta rxe_s cc_pcn_inc_rcvd))" \
+	nonzero "$(hw_delta rxe_s cc_pcn_inc_rcvd)"
 check "pcn: the sender took no more than the receiver sent" \
-	test "$(delta rxe_s cc_pcn_inc_rcvd)" -le "$(delta rxe_d cc_pcn_inc_sent)" -a \
-	"$(delta rxe_s cc_cnp_rcvd)" -le "$(delta rxe_d cc_cnp_sent)"
+	test "$(hw_delta rxe_s cc_pcn_inc_rcvd)" -le "$(hw_delta rxe_d cc_pcn_inc_sent)" -a \
+	"$(hw_delta rxe_s cc_cnp_rcvd)" -le "$(hw_delta rxe_d cc_cnp_sent)"
 check "pcn: no report was refused (cc_pcn_bad, cnp_bad, cnp_old, cnp_foreign 0)" \
-	test "$(delta rxe_s cc_pcn_bad) $(state rxe_s "$SQPN" cnp_bad cnp_old cnp_foreign)" = "0 0 0 0 "
+	test "$(hw_delta rxe_s cc_pcn_bad) $(qp_fields rxe_s "$SQPN" cnp_bad cnp_old cnp_foreign)" = "0 0 0 0 "
 check "pcn: the QP's counts match the device's" \
-	test "$(state rxe_s "$SQPN" cnp_dec cnp_inc)" = \
-	"$(delta rxe_s cc_cnp_rcvd) $(delta rxe_s cc_pcn_inc_rcvd) "
+	test "$(qp_fields rxe_s "$SQPN" cnp_dec cnp_inc)" = \
+	"$(hw_delta rxe_s cc_cnp_rcvd) $(hw_delta rxe_s cc_pcn_inc_rcvd) "
 rate=$(qp_field rxe_s "$SQPN" rate_kbps)
 check "pcn: the sender is below the line rate ($rate kbit/s)" test "$rate" -lt 100000
 qptest_writes_stop
@@ -100,11 +83,11 @@ rxecc dev set rxe_d algo none >/dev/null || die "none on rxe_d"
 snap
 router_writes none
 log "$(counters)"
-log "sender: $(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)"
+log "sender: $(qp_fields rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)"
 check "to none: the receiver reported nothing" \
-	test "$(delta rxe_d cc_cnp_sent) $(delta rxe_d cc_pcn_inc_sent)" = "0 0"
+	test "$(hw_delta rxe_d cc_cnp_sent) $(hw_delta rxe_d cc_pcn_inc_sent)" = "0 0"
 check "to none: the sender stayed at the line rate, with no report" \
-	test "$(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)" = "100000 0 0 0 "
+	test "$(qp_fields rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)" = "100000 0 0 0 "
 qptest_writes_stop
 
 # ---- PCN to DCQCN --------------------------------------------------------------
@@ -112,13 +95,13 @@ rxecc dev set rxe_d algo dcqcn >/dev/null || die "dcqcn on rxe_d"
 snap
 router_writes dcqcn
 log "$(counters)"
-log "sender: $(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)"
-check "to dcqcn: the DCQCN receiver sent CNPs (+$(delta rxe_d cc_cnp_sent))" \
-	nonzero "$(delta rxe_d cc_cnp_sent)"
+log "sender: $(qp_fields rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc cnp_foreign)"
+check "to dcqcn: the DCQCN receiver sent CNPs (+$(hw_delta rxe_d cc_cnp_sent))" \
+	nonzero "$(hw_delta rxe_d cc_cnp_sent)"
 check "to dcqcn: PCN counted them as foreign" \
 	nonzero "$(qp_field rxe_s "$SQPN" cnp_foreign)"
 check "to dcqcn: the sender kept the line rate, no report taken" \
-	test "$(state rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc)" = "100000 0 0 "
+	test "$(qp_fields rxe_s "$SQPN" rate_kbps cnp_dec cnp_inc)" = "100000 0 0 "
 qptest_writes_stop
 
 # ---- DCQCN to PCN --------------------------------------------------------------
@@ -127,13 +110,13 @@ rxecc dev set rxe_d algo pcn $PCN >/dev/null || die "pcn on rxe_d"
 snap
 router_writes dcqcn-to-pcn
 log "$(counters)"
-log "receiver: $(state rxe_d "$DQPN" peer_cap np_dec np_inc np_withheld)"
+log "receiver: $(qp_fields rxe_d "$DQPN" peer_cap np_dec np_inc np_withheld)"
 check "from dcqcn: the receiver sees no CAP (peer_cap 0)" \
 	test "$(qp_field rxe_d "$DQPN" peer_cap)" = 0
 check "from dcqcn: it withheld its increases ($(qp_field rxe_d "$DQPN" np_withheld))" \
 	nonzero "$(qp_field rxe_d "$DQPN" np_withheld)"
 check "from dcqcn: no rate report 0xC2 went out" \
-	test "$(delta rxe_d cc_pcn_inc_sent) $(qp_field rxe_d "$DQPN" np_inc)" = "0 0"
+	test "$(hw_delta rxe_d cc_pcn_inc_sent) $(qp_field rxe_d "$DQPN" np_inc)" = "0 0"
 qptest_writes_stop
 
 cleanup

@@ -73,11 +73,7 @@ sent_in() {
 	b=$(hw_counter rxe_a sent_pkts)
 	echo $((b - a))
 }
-state() {
-	local n
-	qp_snap rxe_a "$qp"
-	for n in "$@"; do printf '%s ' "$(snap_field "$n")"; done
-}
+state() { qp_fields rxe_a "$qp" "$@"; }
 
 n=$(sent_in 0.5)
 check "the QP sends ($n packets in 0.5 s)" test "$n" -gt 200

@@ -526,6 +526,28 @@ snap_field() {
 	awk -v k="drv_$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' <<<"$QP_SNAP"
 }
 
+# qp_fields DEV QPN NAME...: the values of the NAMEs in one restrack view
+# of a QP (qp_snap), each followed by a space
+qp_fields() {
+	local n
+	qp_snap "$1" "$2"
+	shift 2
+	for n in "$@"; do printf '%s ' "$(snap_field "$n")"; done
+}
+
+# hw_snap "DEV..." "COUNTER...": remember these hw counters of these
+# devices; hw_delta DEV COUNTER: a counter's increase since
+hw_snap() {
+	local d c
+	for d in $1; do
+		for c in $2; do printf -v "HW_SNAP_${d}_$c" '%s' "$(hw_counter "$d" "$c")"; done
+	done
+}
+hw_delta() {
+	local v="HW_SNAP_$1_$2"
+	echo $(($(hw_counter "$1" "$2") - ${!v}))
+}
+
 # qp_sq_psn DEV QPN: the QP's next send PSN
 qp_sq_psn() {
 	rdma resource show qp link "$1/1" lqpn "$2" |
