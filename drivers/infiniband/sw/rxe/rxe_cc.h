@@ -671,13 +671,23 @@ struct rxe_cc_ops;
  * @cfg: its compiled parameters (rxe_cc_ops.cfg_size bytes, read only)
  * @priv: its per-QP state (rxe_cc_ops.priv_size bytes, zeroed before init)
  * @out: results, valid after every hook
+ * @in: RXE_CC_IN_*: facts about the QP, refreshed by the framework before
+ *	it calls on_timer, rx_timer or on_feedback
  */
 struct rxe_cc_ctx {
 	const struct rxe_cc_ops *ops;
 	const void *cfg;
 	void *priv;
 	struct rxe_cc_out out;
+	u32 in;
 };
+
+/*
+ * rxe_cc_ctx.in: the QP has data it has not sent yet: its send queue
+ * holds a work request not fully sent, or the gate holds its next packet
+ * (pacer, PAUSE, halt, SFC). A flow whose packets wait is not idle.
+ */
+#define RXE_CC_IN_BACKLOG	BIT(0)
 
 /**
  * struct rxe_cc_ops - a congestion control algorithm

@@ -1121,6 +1121,7 @@ static void gate_paces_at_the_rate(struct kunit *test)
 {
 	struct kt_env *env = test->priv;
 	struct rxe_qp *qp = env->qp;
+	struct rxe_cc_np_msg msg = {};
 	struct kt_tx tx;
 	u64 t0 = KT_T0;
 
@@ -1136,6 +1137,12 @@ static void gate_paces_at_the_rate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp->cc.armed_ns, t0 + KT_GAP);
 	KUNIT_EXPECT_EQ(test, qp->cc.stats.pacer_waits, 1);
 	KUNIT_EXPECT_EQ(test, kt_counter(env->rxe, RXE_CNT_CC_PACER_WAITS), 1);
+	/* the algorithm's timers see a packet waiting: the QP is busy */
+	spin_lock_bh(&qp->cc.lock);
+	qp->cc.ctx.in = 0;
+	rxe_cc_serve_deadlines(qp, t0 + 1, &msg);
+	KUNIT_EXPECT_EQ(test, qp->cc.ctx.in, RXE_CC_IN_BACKLOG);
+	spin_unlock_bh(&qp->cc.lock);
 	/* the responder is held by the same pacer */
 	KUNIT_EXPECT_TRUE(test, rxe_cc_hold_at(qp, true, t0 + 1));
 	KUNIT_EXPECT_TRUE(test, qp->cc.resp_wait);

@@ -16,6 +16,7 @@
 #include <rdma/rxe_cc.h>
 
 #include "rxe.h"
+#include "rxe_queue.h"
 #include "rxe_cc_int.h"
 
 #define CREATE_TRACE_POINTS
@@ -104,6 +105,23 @@ u32 rxe_cc_qp_after(struct rxe_qp *qp)
 	return ev;
 }
 
+/*
+ * rxe_cc_ctx.in for the hooks about to run. The send queue's indices are
+ * read without its lock: a request posted a moment later is seen at the
+ * next hook.
+ */
+static void rxe_cc_in_refresh(struct rxe_qp *qp)
+{
+	struct rxe_queue *q = qp->sq.queue;
+	u32 in = 0;
+
+	if (qp->cc.tx_wait ||
+	    (q && READ_ONCE(qp->req.wqe_index) !=
+		  queue_get_producer(q, QUEUE_TYPE_FROM_CLIENT)))
+		in |= RXE_CC_IN_BACKLOG;
+	qp->cc.ctx.in = in;
+}
+
 /**
  * rxe_cc_serve_deadlines - call the hooks whose deadline has passed
  * @qp: the QP; cc.lock held, an algorithm running
@@ -121,6 +139,7 @@ bool rxe_cc_serve_deadlines(struct rxe_qp *qp, u64 now,
 	const struct rxe_cc_ops *ops = ctx->ops;
 	struct rxe_cc_out *out = &ctx->out;
 
+	rxe_cc_in_refresh(qp);
 	if ((out->flags & RXE_CC_OUT_TIMER) && ops->on_timer &&
 	    rxe_cc_after_eq(now, out->timer_ns))
 		ops->on_timer(ctx, now);
@@ -129,6 +148,7 @@ bool rxe_cc_serve_deadlines(struct rxe_qp *qp, u64 now,
 		return ops->rx_timer(ctx, now, msg);
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxe_cc_serve_deadlines);
 
 /**
  * rxe_cc_feedback - hand feedback to the QP's algorithm
@@ -150,6 +170,7 @@ bool rxe_cc_feedback(struct rxe_qp *qp, enum rxe_cc_fb_kind kind,
 
 	if (!ctx->ops->on_feedback)
 		return false;
+	rxe_cc_in_refresh(qp);
 	ctx->ops->on_feedback(ctx, kind, fb, now);
 	bad = ctx->out.events & RXE_CC_EV_FB_BAD;
 	ctx->out.events &= ~RXE_CC_EV_FB_BAD;
@@ -345,10 +366,12 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 	}
 	/* the gate asks again whether the next packet fills a window */
 	WRITE_ONCE(cc->ackreq, false);
-	if (retune && ops->on_timer)
+	if (retune && ops->on_timer) {
+		rxe_cc_in_refresh(qp);
 		ops->on_timer(&cc->ctx, now);
-	else if (ops && !retune)
+	} else if (ops && !retune) {
 		ops->init(&cc->ctx, now);
+	}
 	/* publish last: the data path tests ops without the lock */
 	WRITE_ONCE(cc->ctx.ops, ops);
 	if (ops)
