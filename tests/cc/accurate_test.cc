@@ -51,10 +51,18 @@ uint16_t epoch_of(uint64_t abs_t)
 	return static_cast<uint16_t>((abs_t / kRrp) & 0xffff);
 }
 
+// The parameters with link_overhead_bytes 0 unless they set it: the pacer
+// then runs at R itself, which the tests below read from rate_bps.
+cc::Params exact(cc::Params p)
+{
+	p.emplace("link_overhead_bytes", 0);
+	return p;
+}
+
 // One flow: a QP and the FRPs it sends.
 struct Flow {
 	explicit Flow(const cc::Params &p = {}, uint64_t t0 = 0, uint64_t line = k10G)
-	    : qp(acr(), line, 0, p, t0)
+	    : qp(acr(), line, 0, exact(p), t0)
 	{
 	}
 	void send(uint64_t t, uint32_t bytes = kPkt) { qp.send(t, bytes); }
@@ -114,6 +122,7 @@ TEST(AccurateParams, DefaultsScaleToTheLink)
 	EXPECT_EQ(p[pidx("small_flow_bytes")], 4096u);
 	EXPECT_EQ(p[pidx("idle_stop_rrps")], 1u);
 	EXPECT_EQ(p[pidx("resp_timeout_rrps")], 4u);
+	EXPECT_EQ(p[pidx("link_overhead_bytes")], 24u);
 	// the RRP is at least 4 base RTTs
 	link.base_rtt_ns = 2500 * kUs;
 	acr()->defaults(p.data(), &link);
@@ -349,6 +358,58 @@ TEST(AccurateRp, IdleStopCountsRrps)
 	ASSERT_TRUE(stop);
 	EXPECT_EQ(normals, 3); // RRPs 1, 2, 3
 	EXPECT_EQ(stop->flags, RXE_CC_FRP_COUNTED);
+}
+
+// §7 item 13: a flow whose packets wait (the pacer, PAUSE, the send
+// queue) is busy, however long it sends nothing; idle_stop_rrps count from
+// when nothing was left to send.
+TEST(AccurateRp, AFlowWithDataWaitingIsNotIdle)
+{
+	Flow f({{"small_flow_bytes", 0}});
+	f.start(500 * kUs);
+	f.qp.ctx().in = RXE_CC_IN_BACKLOG;
+	int normals = 0;
+	for (uint64_t t = 510 * kUs; t < 10 * kRrp; t += 10 * kUs) {
+		if (auto m = f.tick(t)) {
+			EXPECT_EQ(m->type, RXE_CC_FRP_NORMAL) << t;
+			normals++;
+		}
+	}
+	EXPECT_EQ(normals, 9); // RRPs 1 to 9, no STOP
+	EXPECT_EQ(f.v("active"), 1u);
+	// its last packet went at 10 RRPs: idle one RRP later
+	f.send(10 * kRrp);
+	f.qp.ctx().in = 0;
+	std::optional<rxe_cc_frp> stop;
+	uint64_t when = 0;
+	for (uint64_t t = 10 * kRrp + 10 * kUs; t < 13 * kRrp && !stop; t += 10 * kUs) {
+		auto m = f.tick(t);
+		if (m && m->type == RXE_CC_FRP_STOP) {
+			stop = m;
+			when = t;
+		}
+	}
+	ASSERT_TRUE(stop);
+	EXPECT_EQ(when, 11 * kRrp);
+	EXPECT_EQ(f.v("active"), 0u);
+	EXPECT_EQ(f.v("frp_tx_stop"), 1u);
+}
+
+// Rates are the link's (§4.2: 24 bytes of preamble, IFG and FCS per frame
+// beyond what rxe_cc_wire_bytes charges): the pacer runs at R * F / (F + 24),
+// F = 1024 + 58 bytes for the harness's MTU.
+TEST(AccurateRp, ThePacerRunsAtTheLinkRateLessTheFramesOverhead)
+{
+	Flow f({{"small_flow_bytes", 0}, {"link_overhead_bytes", 24}});
+	EXPECT_EQ(f.rate(), kLine);
+	EXPECT_EQ(f.qp.out().rate_bps, k10G * 1082 / 1106);
+	f.start(500 * kUs);
+	f.put(resp(0, 3'000'000, 3'000'000), 600 * kUs);
+	EXPECT_EQ(f.rate(), 3'000'000u);
+	EXPECT_EQ(f.qp.out().rate_bps, 3'000'000'000ULL * 1082 / 1106);
+	Flow z({{"link_overhead_bytes", 0}});
+	EXPECT_EQ(z.qp.out().rate_bps, k10G);
+	EXPECT_THROW(Flow({{"link_overhead_bytes", 257}}), std::invalid_argument);
 }
 
 TEST(AccurateRp, ATimerLateForTheStopSendsItThenTheNewInit)

@@ -39,7 +39,9 @@
  *   packets, not pending bytes, so a flow becomes active once it has sent
  *   small_flow_bytes since it was last idle (0: at its first packet), the
  *   INIT going right after the packet that crossed the threshold, and it
- *   is idle once it has sent no data packet for idle_stop_rrps RRPs.
+ *   is idle once it has sent no data packet for idle_stop_rrps RRPs while
+ *   the framework saw nothing waiting to be sent (RXE_CC_IN_BACKLOG: the
+ *   send queue not empty, or the gate holding a packet; §7 item 13).
  *   Retransmissions count as sent packets.
  * - The STOP goes when the flow becomes idle (rx_timer is armed for that
  *   instant), not at the next RRP's phase: at the phase this RRP's FRP has
@@ -67,11 +69,17 @@
  * - The u64 clock's wrap cuts one RRP short and restarts the epochs at 0;
  *   FRPs keep their pace across it, and the stale floor follows the epoch
  *   back.
+ * - Rates are the link's (§4.2: a frame costs its IP length, 14 bytes of
+ *   Ethernet header and 24 of preamble, IFG and FCS), as the contention
+ *   points count them; the framework's pacer charges frames without those
+ *   24 bytes, so the QP is paced at R * F / (F + link_overhead_bytes), F
+ *   being what the pacer charges a frame of a full MTU.
  *
  * Integer only: rates in kbit/s (u64, at most RXE_CC_RATE_KBPS_MAX, the
  * values of the FRPs used exactly as the contention points computed them,
  * §7 item 8), times in ns of the QP's clock, compared through their signed
- * difference; one division per rx_timer call (the RRP number).
+ * difference; one division per rx_timer call (the RRP number) and one per
+ * hook (the pacing rate).
  */
 
 #include <linux/bits.h>
@@ -91,6 +99,12 @@
 #define EPOCH_MASK	0xffffU
 /* an FRP on the wire: a 74-byte frame, preamble, IFG and FCS (§3.2) */
 #define FRP_WIRE_BITS	(98 * 8)
+/*
+ * What the framework's pacer charges a full data frame beyond its MTU of
+ * payload: BTH, ICRC, IPv4, UDP and Ethernet headers (rxe_cc_wire_bytes)
+ */
+#define PACED_HDR_BYTES	(12 + 4 + 20 + 8 + 14)
+#define OVERHEAD_MAX	256
 
 enum acr_param {
 	P_RRP,
@@ -100,6 +114,7 @@ enum acr_param {
 	P_SMALL_FLOW,
 	P_IDLE_STOP,
 	P_RESP_TIMEOUT,
+	P_OVERHEAD,
 	P_NUM
 };
 
@@ -125,6 +140,9 @@ static const struct rxe_cc_param_desc acr_params[P_NUM] = {
 	[P_RESP_TIMEOUT] = { "resp_timeout_rrps",
 		"flag the flow after this many RRPs in a row without a response",
 		RXE_CC_UNIT_NONE, 4, 1, RRPS_MAX },
+	[P_OVERHEAD] = { "link_overhead_bytes",
+		"bytes a link carries per frame beyond what the pacer charges (preamble, IFG, FCS)",
+		RXE_CC_UNIT_BYTES, 24, 0, OVERHEAD_MAX },
 };
 
 enum acr_state_value {
@@ -182,12 +200,14 @@ struct acr_cfg {
 	u64 min_rate;		/* kbit/s, 1 .. @dr */
 	u64 small_flow;		/* bytes */
 	u32 resp_timeout;	/* RRPs */
+	u32 frame;		/* bytes the pacer charges a full frame */
+	u32 overhead;		/* bytes the link adds to each frame */
 };
 
 /**
  * struct acr_qp - per-QP state (specs/accurate.md §2.7)
  * @rate: R, kbit/s
- * @t_last: when the QP last sent a data packet
+ * @t_last: when the QP last sent a data packet or, active, had one waiting
  * @idle_bytes: bytes sent since the flow was last idle, while inactive
  * @next_tick: the next FRP instant, an RRP boundary plus the phase
  * @tick_rrp_ns: the RRP @next_tick was computed with
@@ -337,6 +357,8 @@ static int acr_setup(void *cfgp, const u32 *p, const struct rxe_cc_link *link,
 	c->min_rate = min_t(u64, p[P_MIN_RATE], c->dr);
 	c->small_flow = p[P_SMALL_FLOW];
 	c->resp_timeout = p[P_RESP_TIMEOUT];
+	c->frame = (link->mtu ? link->mtu : 1024) + PACED_HDR_BYTES;
+	c->overhead = p[P_OVERHEAD];
 
 	*why = acr_warning(c, p, link);
 	return 0;
@@ -379,7 +401,9 @@ static void acr_output(struct rxe_cc_ctx *cc)
 	struct rxe_cc_out *out = &cc->out;
 	u64 t, idle;
 
-	out->rate_bps = s->rate * 1000;
+	/* R is the link's rate (§4.2's S): the pacer's bytes lack the overhead */
+	out->rate_bps = div64_u64(s->rate * 1000 * c->frame,
+				  c->frame + c->overhead);
 	out->window_bytes = 0;
 	out->flags &= ~(RXE_CC_OUT_TIMER | RXE_CC_OUT_RX_TIMER |
 			RXE_CC_OUT_SEND_QUIET);
@@ -426,15 +450,18 @@ static void acr_activate(struct rxe_cc_ctx *cc, u64 now)
 }
 
 /*
- * An active flow that has sent no data packet for idle_stop_rrps RRPs is
- * idle: its STOP is due (none if its INIT never went) and it is no longer
- * rate limited.
+ * An active flow that has sent no data packet and had none waiting
+ * (RXE_CC_IN_BACKLOG) for idle_stop_rrps RRPs is idle: its STOP is due
+ * (none if its INIT never went) and it is no longer rate limited. A flow
+ * its pacer, PAUSE or the peer's window hold is busy.
  */
 static void acr_idle_check(struct rxe_cc_ctx *cc, u64 now)
 {
 	const struct acr_cfg *c = cc->cfg;
 	struct acr_qp *s = cc->priv;
 
+	if (s->active && (cc->in & RXE_CC_IN_BACKLOG))
+		s->t_last = now;
 	if (!s->active || rxe_cc_before(now, s->t_last + c->idle_ns))
 		return;
 	s->active = false;
