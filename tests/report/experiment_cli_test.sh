@@ -173,7 +173,22 @@ printf 'a h0 r 0 duration=2\n' >"$TMP/one.flows"
 grep -qx 'incast_flows=' "$TMP/il3/meta.env" && grep -qx 'long_flow=' "$TMP/il3/meta.env" ||
 	fail "incast_long --flows kept the roles"
 "$EXP" --prepare-only -o "$TMP/x" nope 2>"$TMP/err" && fail "scenario nope accepted"
-grep -q "long_short, incast_long)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
+grep -q "long_short, incast_long, parking2)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
+
+# parking2 (ACCurate's parking lot): h1 .. h(N-1) under s0, hN under s1
+# beside r, every link at --rate, every flow to r for --duration
+"$EXP" --prepare-only -o "$TMP/p2" --hosts 4 --rate 25M --duration 3 parking2 >/dev/null ||
+	fail "parking2 rejected"
+grep -q '^link s0:s1 s1:s0 rate=25M ' "$TMP/p2/topology.txt" || fail "parking2 link: $(grep ^link "$TMP/p2/topology.txt")"
+[ "$(grep -c '^port s0:h[0-9]' "$TMP/p2/topology.txt")" = 3 ] &&
+	grep -q '^port s1:h4 ' "$TMP/p2/topology.txt" && grep -q '^port s1:r ' "$TMP/p2/topology.txt" ||
+	fail "parking2 hosts: $(grep ^port "$TMP/p2/topology.txt")"
+[ "$(cat "$TMP/p2/flows.txt")" = "$(printf 'f%d h%d r 0 duration=3\n' 1 1 2 2 3 3 4 4)" ] ||
+	fail "parking2 flows: $(cat "$TMP/p2/flows.txt")"
+grep -qx 'bottleneck=s1.r' "$TMP/p2/meta.env" && grep -qx 'window_mode=all' "$TMP/p2/meta.env" ||
+	fail "parking2 meta"
+"$EXP" --prepare-only -o "$TMP/x" --hosts 1 parking2 2>"$TMP/err" && fail "parking2 --hosts 1 accepted"
+grep -q "remote and a local sender" "$TMP/err" || fail "parking2 --hosts 1: $(cat "$TMP/err")"
 
 # scripts/eval: a bad list line is rejected before build/eval is touched
 printf 'ok incast none\nbad incast none -o x\n' >"$TMP/list"
