@@ -12,8 +12,8 @@
 # least 0.95 of DCQCN's alone, the BTS the fabric generated are the BTS the
 # hosts took (none malformed, misaddressed, ignored or capped), as the
 # issue asks; the bottleneck queue's p99 is at most half DCQCN's alone
-# (0.11 to 0.27 in eight runs), and its peak is below DCQCN's. The issue
-# asks a peak of at most half: that held in seven of nine runs (0.20 to
+# (0.11 to 0.30 in nine runs), and its peak is below DCQCN's. The issue
+# asks a peak of at most half: that held in eight of ten runs (0.20 to
 # 0.68; sfc.rst, "Figures"). The peak comes at the start, when
 # the four senders, still at DCQCN's line rate, resume together after a
 # pause: it is about the queue the senders fill in one feedback loop
