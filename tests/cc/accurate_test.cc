@@ -64,6 +64,8 @@ struct Flow {
 	explicit Flow(const cc::Params &p = {}, uint64_t t0 = 0, uint64_t line = k10G)
 	    : qp(acr(), line, 0, exact(p), t0)
 	{
+		// the peer takes FRPs (its ACKs carried CAP) unless a test says not
+		qp.ctx().in = RXE_CC_IN_PEER_CAP;
 	}
 	void send(uint64_t t, uint32_t bytes = kPkt) { qp.send(t, bytes); }
 	// rx_timer at `t` if it is due by then; the FRP it sent, if any.
@@ -393,6 +395,50 @@ TEST(AccurateRp, AFlowWithDataWaitingIsNotIdle)
 	EXPECT_EQ(when, 11 * kRrp);
 	EXPECT_EQ(f.v("active"), 0u);
 	EXPECT_EQ(f.v("frp_tx_stop"), 1u);
+}
+
+// The framework withholds FRPs until the peer's CAP is known, and a flow's
+// first packets go before its first ACK: the INIT goes again, at once, once
+// a hook sees CAP; never more than once, and not for a peer without CAP.
+TEST(AccurateRp, AnInitWithheldForWantOfCapGoesAgainOnceCapIsKnown)
+{
+	Flow f({{"small_flow_bytes", 0}});
+	f.qp.ctx().in = 0;
+	auto i1 = f.start(2 * kRrp + 300 * kUs);
+	EXPECT_EQ(i1.type, RXE_CC_FRP_INIT);
+	EXPECT_EQ(i1.epoch, 2);
+	f.send(2 * kRrp + 400 * kUs); // no CAP yet: nothing due
+	EXPECT_FALSE(f.tick(2 * kRrp + 400 * kUs));
+	// the first ACK carried CAP; the next packet's hook sees it
+	f.qp.ctx().in = RXE_CC_IN_PEER_CAP;
+	f.send(2 * kRrp + 600 * kUs);
+	EXPECT_EQ(f.qp.rx_timer_at(), static_cast<int64_t>(2 * kRrp + 600 * kUs));
+	auto i2 = f.tick(2 * kRrp + 600 * kUs);
+	ASSERT_TRUE(i2);
+	EXPECT_EQ(i2->type, RXE_CC_FRP_INIT);
+	EXPECT_EQ(i2->epoch, 2);
+	EXPECT_EQ(i2->cr_kbps, i1.cr_kbps);
+	EXPECT_EQ(f.v("frp_tx_init"), 2u);
+	// once: the next FRP is RRP 3's NORMAL
+	f.send(2 * kRrp + 700 * kUs);
+	EXPECT_FALSE(f.tick(2 * kRrp + 700 * kUs));
+	auto n = f.tick(3 * kRrp + kPhase);
+	ASSERT_TRUE(n);
+	EXPECT_EQ(n->type, RXE_CC_FRP_NORMAL);
+	EXPECT_EQ(f.v("frp_tx_init"), 2u);
+
+	// a peer that never sets CAP: one INIT, then NORMALs (withheld)
+	Flow g({{"small_flow_bytes", 0}});
+	g.qp.ctx().in = 0;
+	g.start(500 * kUs);
+	for (uint64_t t = 510 * kUs; t < 4 * kRrp; t += 10 * kUs) {
+		g.send(t);
+		if (auto m = g.tick(t)) {
+			EXPECT_EQ(m->type, RXE_CC_FRP_NORMAL) << t;
+		}
+	}
+	EXPECT_EQ(g.v("frp_tx_init"), 1u);
+	EXPECT_EQ(g.v("frp_tx_normal"), 3u);
 }
 
 // Rates are the link's (§4.2: 24 bytes of preamble, IFG and FCS per frame

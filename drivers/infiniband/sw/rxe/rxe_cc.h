@@ -672,7 +672,7 @@ struct rxe_cc_ops;
  * @priv: its per-QP state (rxe_cc_ops.priv_size bytes, zeroed before init)
  * @out: results, valid after every hook
  * @in: RXE_CC_IN_*: facts about the QP, refreshed by the framework before
- *	it calls on_timer, rx_timer or on_feedback
+ *	it calls on_send, on_timer, rx_timer or on_feedback
  */
 struct rxe_cc_ctx {
 	const struct rxe_cc_ops *ops;
@@ -688,6 +688,11 @@ struct rxe_cc_ctx {
  * (pacer, PAUSE, halt, SFC). A flow whose packets wait is not idle.
  */
 #define RXE_CC_IN_BACKLOG	BIT(0)
+/*
+ * rxe_cc_ctx.in: the peer's packets carried CAP (wire.md §7.4 (g)): the
+ * framework sends it FRPs; until then it withholds them (cc_frp_withheld).
+ */
+#define RXE_CC_IN_PEER_CAP	BIT(1)
 
 /**
  * struct rxe_cc_ops - a congestion control algorithm

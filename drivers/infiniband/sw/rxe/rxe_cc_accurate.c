@@ -50,6 +50,10 @@
  *   it, and the flow's share is free one RRP earlier. A COUNTED STOP
  *   carries the CR of that FRP, so the contention points reverse exactly
  *   what they counted (§2.4 line 36); an uncounted one carries R.
+ * - The framework sends FRPs only to a peer whose packets carried CAP
+ *   (RXE_CC_IN_PEER_CAP), and a flow's first packets go before its first
+ *   ACK: an INIT that went before CAP was known goes again as soon as a
+ *   hook sees CAP, rather than the flow waiting for the next RRP's NORMAL.
  * - INIT_RATE is DR_src (the line rate unless dr_kbps caps it): a flow
  *   never starts above the rate it wants. An inactive flow is not rate
  *   limited beyond that: its rate is INIT_RATE too.
@@ -223,6 +227,8 @@ struct acr_cfg {
  * @active: the flow is controlled
  * @started: its INIT has gone
  * @init_pending: the INIT is due
+ * @init_withheld: the INIT went before the peer's CAP was known, so the
+ *	framework withheld it; it goes again once CAP is known
  * @stop_pending: the STOP is due
  * @tx_seen: @t_last is set
  * @resp_seen: an end-to-end response was taken since the last FRP
@@ -257,6 +263,7 @@ struct acr_qp {
 	bool active;
 	bool started;
 	bool init_pending;
+	bool init_withheld;
 	bool stop_pending;
 	bool tx_seen;
 	bool resp_seen;
@@ -450,6 +457,25 @@ static void acr_activate(struct rxe_cc_ctx *cc, u64 now)
 }
 
 /*
+ * The INIT goes again, at once, when the peer's CAP is first seen after
+ * the framework withheld it (a flow's first packets go before its first
+ * ACK): the contention points count the flow from then on instead of
+ * from its first NORMAL, an RRP later.
+ */
+static void acr_cap_check(struct rxe_cc_ctx *cc, u64 now)
+{
+	struct acr_qp *s = cc->priv;
+
+	if (!s->init_withheld || !(cc->in & RXE_CC_IN_PEER_CAP))
+		return;
+	s->init_withheld = false;
+	if (s->active && s->started && !s->init_pending && !s->stop_pending) {
+		s->init_pending = true;
+		s->t_pend = now;
+	}
+}
+
+/*
  * An active flow that has sent no data packet and had none waiting
  * (RXE_CC_IN_BACKLOG) for idle_stop_rrps RRPs is idle: its STOP is due
  * (none if its INIT never went) and it is no longer rate limited. A flow
@@ -473,6 +499,7 @@ static void acr_idle_check(struct rxe_cc_ctx *cc, u64 now)
 	}
 	s->started = false;
 	s->init_pending = false;
+	s->init_withheld = false;
 	acr_set_rate(cc, c->dr);
 }
 
@@ -514,6 +541,7 @@ static void acr_on_send(struct rxe_cc_ctx *cc, const struct rxe_cc_tx *tx,
 	struct acr_qp *s = cc->priv;
 
 	acr_idle_check(cc, now);
+	acr_cap_check(cc, now);
 	if (!s->active) {
 		if (s->tx_seen && rxe_cc_after_eq(now, s->t_last + c->idle_ns))
 			s->idle_bytes = 0;
@@ -644,6 +672,7 @@ static bool acr_rx_timer(struct rxe_cc_ctx *cc, u64 now,
 	u64 k, pos;
 
 	acr_idle_check(cc, now);
+	acr_cap_check(cc, now);
 	k = acr_rrp(c, now, &pos);
 	acr_plan(c, s, now, pos);
 	if (s->stop_pending) {
@@ -659,6 +688,7 @@ static bool acr_rx_timer(struct rxe_cc_ctx *cc, u64 now,
 		acr_counted(s, k);
 		acr_msg(msg, RXE_CC_FRP_INIT, 0, k, s->frp_cr, (u32)c->dr);
 		s->init_pending = false;
+		s->init_withheld = !(cc->in & RXE_CC_IN_PEER_CAP);
 		s->started = true;
 		s->missed = 0;
 		s->no_resp = false;

@@ -426,8 +426,10 @@ VISIBLE_IF_KUNIT void rxe_cc_sent_at(struct rxe_qp *qp,
 		WRITE_ONCE(cc->pacer_fresh, false);
 		WRITE_ONCE(cc->pacer.bytes, 0);
 	}
-	if (ops->on_send)
+	if (ops->on_send) {
+		rxe_cc_in_refresh(qp);
 		ops->on_send(&cc->ctx, &tx, now);
+	}
 	if (retx)
 		cc->stats.retx_pkts++;
 	/*

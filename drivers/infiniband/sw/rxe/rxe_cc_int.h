@@ -153,6 +153,7 @@ bool rxe_cc_serve_deadlines(struct rxe_qp *qp, u64 now,
 			    struct rxe_cc_np_msg *msg);
 bool rxe_cc_feedback(struct rxe_qp *qp, enum rxe_cc_fb_kind kind,
 		     const union rxe_cc_fb *fb, u64 now);
+void rxe_cc_in_refresh(struct rxe_qp *qp);
 
 struct rxe_cc_qp_info {
 	const struct rxe_cc_ops *ops;

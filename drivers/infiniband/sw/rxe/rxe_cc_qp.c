@@ -105,12 +105,14 @@ u32 rxe_cc_qp_after(struct rxe_qp *qp)
 	return ev;
 }
 
-/*
- * rxe_cc_ctx.in for the hooks about to run. The send queue's indices are
- * read without its lock: a request posted a moment later is seen at the
- * next hook.
+/**
+ * rxe_cc_in_refresh - rxe_cc_ctx.in for the hooks about to run
+ * @qp: the QP; cc.lock held
+ *
+ * The send queue's indices are read without its lock: a request posted a
+ * moment later is seen at the next hook.
  */
-static void rxe_cc_in_refresh(struct rxe_qp *qp)
+void rxe_cc_in_refresh(struct rxe_qp *qp)
 {
 	struct rxe_queue *q = qp->sq.queue;
 	u32 in = 0;
@@ -119,6 +121,8 @@ static void rxe_cc_in_refresh(struct rxe_qp *qp)
 	    (q && READ_ONCE(qp->req.wqe_index) !=
 		  queue_get_producer(q, QUEUE_TYPE_FROM_CLIENT)))
 		in |= RXE_CC_IN_BACKLOG;
+	if (READ_ONCE(qp->cc.peer_cap))
+		in |= RXE_CC_IN_PEER_CAP;
 	qp->cc.ctx.in = in;
 }
 
