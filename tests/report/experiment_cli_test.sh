@@ -189,6 +189,14 @@ grep -qx 'bottleneck=s1.r' "$TMP/p2/meta.env" && grep -qx 'window_mode=all' "$TM
 	fail "parking2 meta"
 "$EXP" --prepare-only -o "$TMP/x" --hosts 1 parking2 2>"$TMP/err" && fail "parking2 --hosts 1 accepted"
 grep -q "remote and a local sender" "$TMP/err" || fail "parking2 --hosts 1: $(cat "$TMP/err")"
+# --accurate-hysteresis: the rate units' hysteresis variant, on any algorithm
+"$EXP" --prepare-only -o "$TMP/ah" --algo none --accurate-hysteresis fairness >/dev/null ||
+	fail "--accurate-hysteresis rejected"
+grep -qx 'accurate \*:\* hysteresis=on' "$TMP/ah/topology.txt" ||
+	fail "--accurate-hysteresis: $(grep ^accurate "$TMP/ah/topology.txt")"
+"$EXP" --prepare-only -o "$TMP/x" --accurate-hysteresis --no-accurate fairness 2>"$TMP/err" &&
+	fail "--accurate-hysteresis with --no-accurate accepted"
+grep -q "exclude each other" "$TMP/err" || fail "--accurate-hysteresis --no-accurate: $(cat "$TMP/err")"
 
 # scripts/eval: a bad list line is rejected before build/eval is touched
 printf 'ok incast none\nbad incast none -o x\n' >"$TMP/list"
@@ -279,11 +287,15 @@ STUB
 grep -q "the demo failed in the VM" "$TMP/err" || fail "demo: $(cat "$TMP/err")"
 d=$TMP/top/build/demo
 [ "$(sed -n '/^--compat$/,$p' "$TMP/top/vm-run.args" | tail -n +3 | tr '\n' ' ')" = \
-	"$d/none $d/dcqcn $d/dcqcn+sfc $d/hpcc $d/pcn $d/acc " ] ||
+	"$d/none $d/dcqcn $d/dcqcn+sfc $d/hpcc $d/pcn $d/accurate $d/acc " ] ||
 	fail "demo: the runs given to the VM: $(tr '\n' ' ' <"$TMP/top/vm-run.args")"
 grep -qx 'params=period_us=10000' "$d/pcn/meta.env" && grep -qx 'npecn=1' "$d/pcn/meta.env" ||
 	fail "demo: pcn: $(grep -E '^(params|npecn)=' "$d/pcn/meta.env")"
 grep -qx 'params=period_us=4000' "$d/acc/meta.env" || fail "demo: acc: $(grep '^params=' "$d/acc/meta.env")"
+# ACCurate: its RRP, a rate unit on every port, no ECN marks
+grep -qx 'params=rrp_us=10000' "$d/accurate/meta.env" && grep -qx 'accurate=1' "$d/accurate/meta.env" &&
+	grep -q '^accurate \*:\*$' "$d/accurate/topology.txt" && ! grep -q '^ecn ' "$d/accurate/topology.txt" ||
+	fail "demo: accurate: $(grep -E '^(params|accurate)=' "$d/accurate/meta.env")"
 # the SFC row: DCQCN with --sfc (the rule's thresholds at 100M), its label;
 # the other rows without SFC
 grep -qx 'algo=dcqcn' "$d/dcqcn+sfc/meta.env" && grep -qx 'label=dcqcn+sfc' "$d/dcqcn+sfc/meta.env" &&
