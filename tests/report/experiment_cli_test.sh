@@ -173,7 +173,7 @@ printf 'a h0 r 0 duration=2\n' >"$TMP/one.flows"
 grep -qx 'incast_flows=' "$TMP/il3/meta.env" && grep -qx 'long_flow=' "$TMP/il3/meta.env" ||
 	fail "incast_long --flows kept the roles"
 "$EXP" --prepare-only -o "$TMP/x" nope 2>"$TMP/err" && fail "scenario nope accepted"
-grep -q "long_short, incast_long, parking2)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
+grep -q "long_short, incast_long, parking2, victim_b)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
 
 # parking2 (ACCurate's parking lot): h1 .. h(N-1) under s0, hN under s1
 # beside r, every link at --rate, every flow to r for --duration
@@ -189,6 +189,17 @@ grep -qx 'bottleneck=s1.r' "$TMP/p2/meta.env" && grep -qx 'window_mode=all' "$TM
 	fail "parking2 meta"
 "$EXP" --prepare-only -o "$TMP/x" --hosts 1 parking2 2>"$TMP/err" && fail "parking2 --hosts 1 accepted"
 grep -q "remote and a local sender" "$TMP/err" || fail "parking2 --hosts 1: $(cat "$TMP/err")"
+# victim_b (ACCurate's Exp. B): f1 and f4 from h1, f3 from a fifth of
+# --duration, f4 from 0.45 to 0.7 of it; s0 -> s1 the bottleneck
+"$EXP" --prepare-only -o "$TMP/vb" --duration 10 victim_b >/dev/null || fail "victim_b rejected"
+[ "$(cat "$TMP/vb/flows.txt")" = "$(printf '%s\n' 'f1 h1 d1 0 duration=10' 'f2 h2 d2 0 duration=10' \
+	'f3 h3 d3 2.000 duration=8.000' 'f4 h1 d4 4.500 duration=2.500')" ] ||
+	fail "victim_b flows: $(cat "$TMP/vb/flows.txt")"
+grep -q '^port s0:d1 ' "$TMP/vb/topology.txt" && grep -q '^port s1:d4 ' "$TMP/vb/topology.txt" ||
+	fail "victim_b hosts: $(grep ^port "$TMP/vb/topology.txt")"
+grep -qx 'bottleneck=s0.s1' "$TMP/vb/meta.env" && grep -qx 'victim=f1' "$TMP/vb/meta.env" ||
+	fail "victim_b meta"
+"$EXP" --prepare-only -o "$TMP/x" --hosts 4 victim_b 2>/dev/null && fail "victim_b --hosts accepted"
 # --accurate-hysteresis: the rate units' hysteresis variant, on any algorithm
 "$EXP" --prepare-only -o "$TMP/ah" --algo none --accurate-hysteresis fairness >/dev/null ||
 	fail "--accurate-hysteresis rejected"
