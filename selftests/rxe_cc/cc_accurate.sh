@@ -54,30 +54,18 @@ queue_p99() {
 # (each sender's rate from the window's second second to its end, bit/s on
 # the link) and R
 acc_run() {
-	local r=$TMP/$1 tag=$1 i s h
+	local tag=$1 r i s h
 	shift
-	"$RXECC_TOP/scripts/experiment" --prepare-only -o "$r" "$@" --no-ecn \
-		--hosts 3 --rate "${RATE}M" --duration 6 parking2 >/dev/null ||
-		die "experiment --prepare-only ($tag)"
-	"$RXECC_TOP/scripts/experiment-vm" "$r" | sed "s/^/# $tag: /"
-	check "$tag: every flow completed" test "${PIPESTATUS[0]}" = 0
-	R=$r
-	PEAK=$(flat_value "$r/fabric/summary.flat" "s1.r.q$RXECC_DATA_PRIO.max_queue_bytes") ||
-		fail "$tag: no queue maximum"
-	Q99=$(flat_value "$r/fabric/summary.flat" "s1.r.q$RXECC_DATA_PRIO.queue_bytes_p99") ||
-		fail "$tag: no queue p99"
-	DROPS=$(flat_value "$r/fabric/summary.flat" total_drops) || fail "$tag: no total_drops"
+	scenario_run "$tag" s1.r "$@" --no-ecn --hosts 3 --rate "${RATE}M" --duration 6 parking2
+	r=$R
 	PAUSES=$(flat_value "$r/fabric/summary.flat" pfc_frames_sent) || fail "$tag: no pfc_frames_sent"
-	A=$(awk -F= '$1 == "window_start_us" { print $2 / 1e6 }' "$r/meta.env")
-	B=$(awk -F= '$1 == "window_end_us" { print $2 / 1e6 }' "$r/meta.env")
-	check "$tag: the three flows overlapped" test -n "$A"
-	s=$(awk -v a="${A:-0}" 'BEGIN { print a + 1 }')
-	F1=$(port_rate "$r/fabric/ports.csv" s0.h1 rx "$s" "${B:-0}")
-	F2=$(port_rate "$r/fabric/ports.csv" s0.h2 rx "$s" "${B:-0}")
-	F3=$(port_rate "$r/fabric/ports.csv" s1.h3 rx "$s" "${B:-0}")
-	i=$(port_rate "$r/fabric/ports.csv" s1.r tx "$s" "${B:-0}")
-	h=$(awk -v a="${A:-0}" -v b="${B:-0}" 'BEGIN { print (a + b) / 2 }')
-	QS99=$(queue_p99 "$r/fabric/queues.csv" "$h" "${B:-0}")
+	s=$(awk -v a="$A" 'BEGIN { print a + 1 }')
+	F1=$(port_rate "$r/fabric/ports.csv" s0.h1 rx "$s" "$B")
+	F2=$(port_rate "$r/fabric/ports.csv" s0.h2 rx "$s" "$B")
+	F3=$(port_rate "$r/fabric/ports.csv" s1.h3 rx "$s" "$B")
+	i=$(port_rate "$r/fabric/ports.csv" s1.r tx "$s" "$B")
+	h=$(awk -v a="$A" -v b="$B" 'BEGIN { print (a + b) / 2 }')
+	QS99=$(queue_p99 "$r/fabric/queues.csv" "$h" "$B")
 	check "$tag: queue samples in the window's second half" test -n "$QS99"
 	log "$tag: s1 -> r queue p99 $Q99 bytes over the window, $QS99 over its second half" \
 		"[$h, $B] s, peak $PEAK bytes; rates over [$s, $B] s:" \

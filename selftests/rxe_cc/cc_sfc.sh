@@ -39,19 +39,11 @@ PFC="--pfc 400KB,200KB,200KB"
 # s1 -> r over the window), DROPS, GEN (BTS the fabric generated), TAKEN
 # (BTS the hosts took), OTHER (BTS the hosts counted otherwise) and R
 sfc_run() {
-	local r=$TMP/$1 tag=$1 a b n v
+	local tag=$1 r n v
 	shift
-	"$RXECC_TOP/scripts/experiment" --prepare-only -o "$r" --algo dcqcn "$@" $PFC \
-		--hosts 4 --rate "${RATE}M" --duration 6 incast2 >/dev/null ||
-		die "experiment --prepare-only ($tag)"
-	"$RXECC_TOP/scripts/experiment-vm" "$r" | sed "s/^/# $tag: /"
-	check "$tag: every flow completed" test "${PIPESTATUS[0]}" = 0
-	R=$r
-	PEAK=$(flat_value "$r/fabric/summary.flat" "s1.r.q$RXECC_DATA_PRIO.max_queue_bytes") ||
-		fail "$tag: no queue maximum"
-	Q99=$(flat_value "$r/fabric/summary.flat" "s1.r.q$RXECC_DATA_PRIO.queue_bytes_p99") ||
-		fail "$tag: no queue p99"
-	DROPS=$(flat_value "$r/fabric/summary.flat" total_drops) || fail "$tag: no total_drops"
+	scenario_run "$tag" s1.r --algo dcqcn "$@" $PFC --hosts 4 --rate "${RATE}M" \
+		--duration 6 incast2
+	r=$R
 	# the fabric reports SFC totals where a switch runs SFC, none elsewhere
 	if grep -q '^sfc\.' "$r/fabric/summary.flat"; then
 		GEN=$(flat_value "$r/fabric/summary.flat" sfc.bts_generated) ||
@@ -65,11 +57,8 @@ sfc_run() {
 		v=$(host_counter_sum "$r/hosts" $n) || fail "$tag: no $n"
 		OTHER=$((OTHER + ${v:-1}))
 	done
-	a=$(awk -F= '$1 == "window_start_us" { print $2 / 1e6 }' "$r/meta.env")
-	b=$(awk -F= '$1 == "window_end_us" { print $2 / 1e6 }' "$r/meta.env")
-	check "$tag: the four flows overlapped" test -n "$a"
-	UTIL=$(port_rate "$r/fabric/ports.csv" s1.r tx "${a:-0}" "${b:-0}")
-	log "$tag: peak queue $PEAK bytes, p99 $Q99 bytes, bottleneck $UTIL bit/s over [$a, $b] s, drops $DROPS," \
+	UTIL=$(port_rate "$r/fabric/ports.csv" s1.r tx "$A" "$B")
+	log "$tag: peak queue $PEAK bytes, p99 $Q99 bytes, bottleneck $UTIL bit/s over [$A, $B] s, drops $DROPS," \
 		"BTS generated $GEN, taken by the hosts $TAKEN, counted otherwise $OTHER"
 }
 

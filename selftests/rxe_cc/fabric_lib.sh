@@ -393,6 +393,31 @@ sender_capacity() {
 	echo "$rate"
 }
 
+# scenario_run TAG PORT OPTIONS...: scripts/experiment --prepare-only
+# OPTIONS (a scenario among them) in $TMP/TAG, then scripts/experiment-vm,
+# its output logged with TAG; checks that every flow completed and that the
+# flows overlapped, and sets R (the results), PEAK and Q99 (bytes of the
+# data queue of PORT, SWITCH.NAME), DROPS, and A and B (the window in
+# which the flows overlapped, fabric seconds; 0 if they did not)
+scenario_run() {
+	local tag=$1 port=$2 r=$TMP/$1
+	shift 2
+	"$RXECC_TOP/scripts/experiment" --prepare-only -o "$r" "$@" >/dev/null ||
+		die "experiment --prepare-only ($tag)"
+	"$RXECC_TOP/scripts/experiment-vm" "$r" | sed "s/^/# $tag: /"
+	check "$tag: every flow completed" test "${PIPESTATUS[0]}" = 0
+	R=$r
+	PEAK=$(flat_value "$r/fabric/summary.flat" "$port.q$RXECC_DATA_PRIO.max_queue_bytes") ||
+		fail "$tag: no queue maximum"
+	Q99=$(flat_value "$r/fabric/summary.flat" "$port.q$RXECC_DATA_PRIO.queue_bytes_p99") ||
+		fail "$tag: no queue p99"
+	DROPS=$(flat_value "$r/fabric/summary.flat" total_drops) || fail "$tag: no total_drops"
+	A=$(awk -F= '$1 == "window_start_us" { print $2 / 1e6 }' "$r/meta.env")
+	B=$(awk -F= '$1 == "window_end_us" { print $2 / 1e6 }' "$r/meta.env")
+	check "$tag: the flows overlapped" test -n "$A"
+	A=${A:-0} B=${B:-0}
+}
+
 # incast_run TAG OPTIONS...: a 4:1 incast at $RATE Mbit/s for 5 s through
 # the fabric, by scripts/experiment --prepare-only OPTIONS and
 # scripts/experiment-vm in $TMP/TAG, its output logged with TAG; checks
