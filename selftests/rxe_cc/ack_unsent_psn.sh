@@ -16,12 +16,7 @@ INJECT=${INJECT:-$RXECC_TOP/build/user/bin/rxecc-inject}
 
 dmesg_mark
 rxe_load
-netns_add ua_a
-netns_add ua_b
-veth_link ua_a va 10.9.6.1/24 ua_b vb 10.9.6.2/24
-rxe_add ua_a rxe_a va
-rxe_add ua_b rxe_b vb
-wait_gid rxe_a 10.9.6.1 && wait_gid rxe_b 10.9.6.2 || ksft_exit
+rxe_pair ua_a ua_b 10.9.6 || ksft_exit
 # both neighbour entries, before the requester's side is cut
 ip netns exec ua_b ping -c 1 -W 5 10.9.6.1 >/dev/null || die "ping ua_a from ua_b"
 ip netns exec ua_a tc qdisc add dev va root handle 1: prio &&

@@ -20,21 +20,13 @@
 require_root
 
 need_qptest
-INJECT=${INJECT:-$RXECC_TOP/build/user/bin/rxecc-inject}
-[ -x "$INJECT" ] || die "$INJECT not built (make user)"
-seed=${RXECC_INJECT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-COUNT=${RXECC_INJECT_COUNT:-100}
+inject_init 100
 DROPPED="tcd_non_peer tcd_wrong_qpn tcd_bad_icrc"
 OUTSIDE="tcd_bad_psn tcd_old_psn"
 
 dmesg_mark
 rxe_load
-netns_add ai_a
-netns_add ai_b
-veth_link ai_a va 10.9.9.1/24 ai_b vb 10.9.9.2/24
-rxe_add ai_a rxe_a va
-rxe_add ai_b rxe_b vb
-wait_gid rxe_a 10.9.9.1 && wait_gid rxe_b 10.9.9.2 || ksft_exit
+rxe_pair ai_a ai_b 10.9.9 || ksft_exit
 rxecc dev set rxe_a algo acc line_rate 100M >/dev/null || die "acc on rxe_a"
 rxecc dev set rxe_b algo acc line_rate 100M >/dev/null || die "acc on rxe_b"
 ip netns exec ai_a tc qdisc add dev va root tbf rate 1mbit burst 4kb limit 1mb ||

@@ -17,20 +17,11 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 
-INJECT=${INJECT:-$RXECC_TOP/build/user/bin/rxecc-inject}
-[ -x "$INJECT" ] || die "$INJECT not built (make user)"
-seed=${RXECC_INJECT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-COUNT=${RXECC_INJECT_COUNT:-20}
+inject_init 20
 
 dmesg_mark
 rxe_load
-netns_add ai_a
-netns_add ai_b
-veth_link ai_a va 10.7.7.1/24 ai_b vb 10.7.7.2/24
-rxe_add ai_a rxe_a va
-rxe_add ai_b rxe_b vb
-wait_gid rxe_a 10.7.7.1 || ksft_exit
-wait_gid rxe_b 10.7.7.2 || ksft_exit
+rxe_pair ai_a ai_b 10.7.7 || ksft_exit
 # a flow that never goes idle (50 s): ib_write_bw on an emulated host, and
 # on the debug kernel for a second or more while rxecc-inject starts,
 # stalls, and each return would be a new flow (at the line rate, with a

@@ -26,10 +26,7 @@
 require_root
 
 need_qptest
-INJECT=${INJECT:-$RXECC_TOP/build/user/bin/rxecc-inject}
-[ -x "$INJECT" ] || die "$INJECT not built (make user)"
-seed=${RXECC_INJECT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-COUNT=${RXECC_INJECT_COUNT:-100}
+inject_init 100
 KINDS="int_hops6 int_truncated int_code0 int_code_unassigned int_wrong_qpn int_non_peer
 	int_bad_icrc int_bad_psn"
 # the sender's shaped rate, and the PSN advance an injection must stay below
@@ -38,12 +35,7 @@ WINDOW_MARGIN=200
 
 dmesg_mark
 rxe_load
-netns_add hi_a
-netns_add hi_b
-veth_link hi_a va 10.9.8.1/24 hi_b vb 10.9.8.2/24
-rxe_add hi_a rxe_a va
-rxe_add hi_b rxe_b vb
-wait_gid rxe_a 10.9.8.1 && wait_gid rxe_b 10.9.8.2 || ksft_exit
+rxe_pair hi_a hi_b 10.9.8 || ksft_exit
 rxecc dev set rxe_a algo hpcc line_rate 100M >/dev/null || die "hpcc on rxe_a"
 rxecc dev set rxe_b algo hpcc line_rate 100M >/dev/null || die "hpcc on rxe_b"
 ip netns exec hi_a tc qdisc add dev va root tbf rate $SHAPE burst 4kb limit 1mb ||

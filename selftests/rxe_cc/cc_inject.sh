@@ -12,20 +12,11 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 
-INJECT=${INJECT:-$RXECC_TOP/build/user/bin/rxecc-inject}
-[ -x "$INJECT" ] || die "$INJECT not built (make user)"
-seed=${RXECC_INJECT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-COUNT=${RXECC_INJECT_COUNT:-100}
+inject_init 100
 
 dmesg_mark
 rxe_load
-netns_add fi_a
-netns_add fi_b
-veth_link fi_a va 10.7.3.1/24 fi_b vb 10.7.3.2/24
-rxe_add fi_a rxe_a va
-rxe_add fi_b rxe_b vb
-wait_gid rxe_a 10.7.3.1 || ksft_exit
-wait_gid rxe_b 10.7.3.2 || ksft_exit
+rxe_pair fi_a fi_b 10.7.3 || ksft_exit
 # the innocent QP: a DCQCN sender at its line rate, which only a CNP cuts
 rxecc dev set rxe_a algo dcqcn line_rate 100M || die "dcqcn on rxe_a"
 line_kbps=100000

@@ -17,21 +17,12 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 
-INJECT=${INJECT:-$RXECC_TOP/build/user/bin/rxecc-inject}
-[ -x "$INJECT" ] || die "$INJECT not built (make user)"
-seed=${RXECC_INJECT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-COUNT=${RXECC_INJECT_COUNT:-50}
+inject_init 50
 FLOOR=20000
 
 dmesg_mark
 rxe_load
-netns_add pi_a
-netns_add pi_b
-veth_link pi_a va 10.7.5.1/24 pi_b vb 10.7.5.2/24
-rxe_add pi_a rxe_a va
-rxe_add pi_b rxe_b vb
-wait_gid rxe_a 10.7.5.1 || ksft_exit
-wait_gid rxe_b 10.7.5.2 || ksft_exit
+rxe_pair pi_a pi_b 10.7.5 || ksft_exit
 rxecc dev set rxe_a algo dcqcn line_rate 100M >/dev/null || die "dcqcn on rxe_a"
 
 traffic_start pi_b rxe_b 10.7.5.2 pi_a rxe_a 10.7.5.1 19600

@@ -19,20 +19,11 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 
-INJECT=${INJECT:-$RXECC_TOP/build/user/bin/rxecc-inject}
-[ -x "$INJECT" ] || die "$INJECT not built (make user)"
-seed=${RXECC_INJECT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-COUNT=${RXECC_INJECT_COUNT:-20}
+inject_init 20
 
 dmesg_mark
 rxe_load
-netns_add si_a
-netns_add si_b
-veth_link si_a va 10.7.6.1/24 si_b vb 10.7.6.2/24
-rxe_add si_a rxe_a va
-rxe_add si_b rxe_b vb
-wait_gid rxe_a 10.7.6.1 || ksft_exit
-wait_gid rxe_b 10.7.6.2 || ksft_exit
+rxe_pair si_a si_b 10.7.6 || ksft_exit
 # the ceiling for the QPs that start from now on
 rxecc dev set rxe_a sfc_max 1s >/dev/null || die "sfc_max on rxe_a"
 

@@ -232,6 +232,28 @@ rxe_add() {
 		die "rdma link add $2 on $1/$3"
 }
 
+# rxe_pair NS_A NS_B NET: namespaces NS_A and NS_B joined by a veth pair
+# (va with NET.1/24, vb with NET.2/24), rxe_a on va and rxe_b on vb; returns
+# 1 if either GID never came.
+rxe_pair() {
+	netns_add "$1"
+	netns_add "$2"
+	veth_link "$1" va "$3.1/24" "$2" vb "$3.2/24"
+	rxe_add "$1" rxe_a va
+	rxe_add "$2" rxe_b vb
+	wait_gid rxe_a "$3.1" && wait_gid rxe_b "$3.2"
+}
+
+# inject_init COUNT: for the forged-packet tests, INJECT (rxecc-inject, which
+# must be built), seed (RXECC_INJECT_SEED, or a random one) and COUNT
+# (RXECC_INJECT_COUNT, or the test's default COUNT).
+inject_init() {
+	INJECT=${INJECT:-$RXECC_TOP/build/user/bin/rxecc-inject}
+	[ -x "$INJECT" ] || die "$INJECT not built (make user)"
+	seed=${RXECC_INJECT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+	COUNT=${RXECC_INJECT_COUNT:-$1}
+}
+
 # gid_index DEV IPV4: index of the RoCE v2 GID of IPV4 on port 1 of DEV.
 # (builtins only: a process per sysfs read costs ~0.1 s under emulation)
 gid_index() {
