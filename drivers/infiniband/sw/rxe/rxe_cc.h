@@ -83,6 +83,7 @@ static inline bool rxe_cc_fb_opcode(u8 opcode)
 #define RXE_CC_F_LAZY_TIMER	BIT(0) /* timer_ns may wait for an event */
 #define RXE_CC_F_RX_CE_ONLY	BIT(1) /* rx_data for CE packets only */
 #define RXE_CC_F_ACK_EVERY	BIT(2) /* AckReq on every request packet */
+#define RXE_CC_F_IN		BIT(3) /* reads rxe_cc_ctx.in */
 
 /* Most parameters and state values an algorithm may have */
 #define RXE_CC_MAX_PARAMS	32
@@ -672,7 +673,8 @@ struct rxe_cc_ops;
  * @priv: its per-QP state (rxe_cc_ops.priv_size bytes, zeroed before init)
  * @out: results, valid after every hook
  * @in: RXE_CC_IN_*: facts about the QP, refreshed by the framework before
- *	it calls on_send, on_timer, rx_timer or on_feedback
+ *	it calls on_send, on_timer, rx_timer or on_feedback of an algorithm
+ *	with RXE_CC_F_IN (0 for any other)
  */
 struct rxe_cc_ctx {
 	const struct rxe_cc_ops *ops;

@@ -83,7 +83,7 @@
  * values of the FRPs used exactly as the contention points computed them,
  * §7 item 8), times in ns of the QP's clock, compared through their signed
  * difference; one division per rx_timer call (the RRP number) and one per
- * hook (the pacing rate).
+ * rate change (the pacing rate).
  */
 
 #include <linux/bits.h>
@@ -211,6 +211,7 @@ struct acr_cfg {
 /**
  * struct acr_qp - per-QP state (specs/accurate.md §2.7)
  * @rate: R, kbit/s
+ * @pace_bps: the pacer's rate for R (link_overhead_bytes)
  * @t_last: when the QP last sent a data packet or, active, had one waiting
  * @idle_bytes: bytes sent since the flow was last idle, while inactive
  * @next_tick: the next FRP instant, an RRP boundary plus the phase
@@ -247,6 +248,7 @@ struct acr_cfg {
  */
 struct acr_qp {
 	u64 rate;
+	u64 pace_bps;
 	u64 t_last;
 	u64 idle_bytes;
 	u64 next_tick;
@@ -408,9 +410,7 @@ static void acr_output(struct rxe_cc_ctx *cc)
 	struct rxe_cc_out *out = &cc->out;
 	u64 t, idle;
 
-	/* R is the link's rate (§4.2's S): the pacer's bytes lack the overhead */
-	out->rate_bps = div64_u64(s->rate * 1000 * c->frame,
-				  c->frame + c->overhead);
+	out->rate_bps = s->pace_bps;
 	out->window_bytes = 0;
 	out->flags &= ~(RXE_CC_OUT_TIMER | RXE_CC_OUT_RX_TIMER |
 			RXE_CC_OUT_SEND_QUIET);
@@ -428,6 +428,13 @@ static void acr_output(struct rxe_cc_ctx *cc)
 	out->rx_timer_ns = t;
 }
 
+/* R is the link's rate (§4.2's S): the pacer's bytes lack the overhead */
+static void acr_pace(const struct acr_cfg *c, struct acr_qp *s)
+{
+	s->pace_bps = div64_u64(s->rate * 1000 * c->frame,
+				c->frame + c->overhead);
+}
+
 static void acr_set_rate(struct rxe_cc_ctx *cc, u64 rate)
 {
 	struct acr_qp *s = cc->priv;
@@ -440,6 +447,7 @@ static void acr_set_rate(struct rxe_cc_ctx *cc, u64 rate)
 		cc->out.events |= RXE_CC_EV_RATE_INC;
 	}
 	s->rate = rate;
+	acr_pace(cc->cfg, s);
 }
 
 /* the flow has sent enough: INIT_RATE, and the INIT goes at once */
@@ -510,6 +518,7 @@ static void acr_init(struct rxe_cc_ctx *cc, u64 now)
 	u64 pos;
 
 	s->rate = c->dr;
+	acr_pace(c, s);
 	acr_rrp(c, now, &pos);
 	acr_plan(c, s, now, pos);
 	acr_output(cc);
@@ -734,6 +743,7 @@ static void acr_get_state(const struct rxe_cc_ctx *cc, u64 now, u64 *v)
 struct rxe_cc_ops rxe_cc_accurate_ops = {
 	.name = "accurate",
 	.wire = RXE_CC_WIRE_CNP_TX | RXE_CC_WIRE_FRP,
+	.flags = RXE_CC_F_IN,
 	.priv_size = sizeof(struct acr_qp),
 	.cfg_size = sizeof(struct acr_cfg),
 	.params = acr_params,

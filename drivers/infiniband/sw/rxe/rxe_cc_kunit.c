@@ -117,6 +117,7 @@ static void kt_get_state(const struct rxe_cc_ctx *cc, u64 now, u64 *vals)
 static struct rxe_cc_ops kt_ops = {
 	.name = "kunit_cc",
 	.wire = RXE_CC_WIRE_CNP_RX,
+	.flags = RXE_CC_F_IN,
 	.priv_size = sizeof(struct kt_priv),
 	.cfg_size = sizeof(struct kt_cfg),
 	.params = kt_params,

@@ -107,15 +107,19 @@ u32 rxe_cc_qp_after(struct rxe_qp *qp)
 
 /**
  * rxe_cc_in_refresh - rxe_cc_ctx.in for the hooks about to run
- * @qp: the QP; cc.lock held
+ * @qp: the QP; cc.lock held, an algorithm running
  *
- * The send queue's indices are read without its lock: a request posted a
- * moment later is seen at the next hook.
+ * Only for an algorithm that reads it (RXE_CC_F_IN): on_send runs for
+ * every data packet. The send queue's indices are read without its lock:
+ * a request posted a moment later is seen at the next hook.
  */
 void rxe_cc_in_refresh(struct rxe_qp *qp)
 {
 	struct rxe_queue *q = qp->sq.queue;
 	u32 in = 0;
+
+	if (!(qp->cc.ctx.ops->flags & RXE_CC_F_IN))
+		return;
 
 	if (qp->cc.tx_wait ||
 	    (q && READ_ONCE(qp->req.wqe_index) !=
