@@ -173,7 +173,7 @@ printf 'a h0 r 0 duration=2\n' >"$TMP/one.flows"
 grep -qx 'incast_flows=' "$TMP/il3/meta.env" && grep -qx 'long_flow=' "$TMP/il3/meta.env" ||
 	fail "incast_long --flows kept the roles"
 "$EXP" --prepare-only -o "$TMP/x" nope 2>"$TMP/err" && fail "scenario nope accepted"
-grep -q "long_short, incast_long, parking2, victim_b)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
+grep -q "long_short, incast_long, parking2, victim_b, groups)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
 
 # parking2 (ACCurate's parking lot): h1 .. h(N-1) under s0, hN under s1
 # beside r, every link at --rate, every flow to r for --duration
@@ -200,6 +200,30 @@ grep -q '^port s0:d1 ' "$TMP/vb/topology.txt" && grep -q '^port s1:d4 ' "$TMP/vb
 grep -qx 'bottleneck=s0.s1' "$TMP/vb/meta.env" && grep -qx 'victim=f1' "$TMP/vb/meta.env" ||
 	fail "victim_b meta"
 "$EXP" --prepare-only -o "$TMP/x" --hosts 4 victim_b 2>/dev/null && fail "victim_b --hosts accepted"
+# groups (ACCurate's Exp. C): a1 .. aN on s0, b1 .. bN on s1, one link;
+# every host sends to other hosts of both groups; --load is each host's
+# share of its link, so the generator's rate is 2N links
+"$EXP" --prepare-only -o "$TMP/g" --hosts 2 --rate 25M --duration 3 --cdf accurate_c --load 0.4 groups \
+	2>"$TMP/err" || fail "groups rejected: $(cat "$TMP/err")"
+[ ! -s "$TMP/err" ] || fail "groups warned: $(cat "$TMP/err")"
+[ "$(grep '^port' "$TMP/g/topology.txt" | cut -d' ' -f2 | tr '\n' ' ')" = "s0:a1 s0:a2 s1:b1 s1:b2 " ] ||
+	fail "groups hosts: $(grep ^port "$TMP/g/topology.txt")"
+grep -q '^link s0:s1 s1:s0 rate=25M ' "$TMP/g/topology.txt" || fail "groups link"
+grep -q 'load 0.4 of the_2x2_host_links at 100Mbit' "$TMP/g/poisson.txt" ||
+	fail "groups load: $(grep Poisson "$TMP/g/poisson.txt")"
+n=$(wc -l <"$TMP/g/flows.txt")
+[ "$n" -gt 10 ] || fail "groups: only $n flows"
+awk '$2 == $3 || $2 !~ /^[ab][12]$/ || $3 !~ /^[ab][12]$/ || $5 !~ /^bytes=(20000|1000000)$/' \
+	"$TMP/g/flows.txt" | grep -q . && fail "groups: bad flows: $(head -3 "$TMP/g/flows.txt")"
+for pair in 'a. b.' 'b. a.' 'a. a.' 'b. b.'; do
+	grep -q "^p[0-9]* ${pair% *} ${pair#* } " "$TMP/g/flows.txt" || fail "groups: no flow ${pair/ /->}"
+done
+grep -qx 'bottleneck=s0.s1' "$TMP/g/meta.env" && grep -qx 'window_mode=any' "$TMP/g/meta.env" ||
+	fail "groups meta"
+"$EXP" --prepare-only -o "$TMP/x" --hosts 1 groups 2>"$TMP/err" && fail "groups --hosts 1 accepted"
+grep -q "2..8 hosts per group" "$TMP/err" || fail "groups --hosts 1: $(cat "$TMP/err")"
+"$EXP" --prepare-only -o "$TMP/x" --hosts 9 groups 2>/dev/null && fail "groups --hosts 9 accepted"
+"$EXP" --prepare-only -o "$TMP/x" --gen perftest groups 2>/dev/null && fail "groups on perftest accepted"
 # --accurate-hysteresis: the rate units' hysteresis variant, on any algorithm
 "$EXP" --prepare-only -o "$TMP/ah" --algo none --accurate-hysteresis fairness >/dev/null ||
 	fail "--accurate-hysteresis rejected"
