@@ -218,6 +218,42 @@ TEST(Analyse, SfcTotalsAndThePeakQueue)
 		<< on.text;
 }
 
+TEST(Analyse, SharedIngressRateAtTheReceiversPort)
+{
+	// f1 (h1 -> r) and f2 (h1 -> h2) share h1's ingress; each has its
+	// receiver's port to itself, so its rate is that port's tx: s0.r's
+	// 1000 bytes per 1000 us = 8 Mbit/s for f1, s0.h2's none for f2.
+	RunInputs in = run("window_start_us=6000\nwindow_end_us=7000\n");
+	in.flows =
+		parse_flows(in.flows_path, std::string(kFlowsHeader) +
+	                                           "\nf1,h1,r,s0.h1,0.002,0.010,500,0.0004,,ok\n"
+	                                           "f2,h1,h2,s0.h1,0.002,0.010,400,0.0004,,ok\n");
+	in.host_port = {{"h1", "s0.h1"}, {"h2", "s0.h2"}, {"r", "s0.r"}};
+	Analysis a = analyse(in, Options{});
+	EXPECT_EQ(value(a, "flow.f1.rate_mbps"), "8.000");
+	EXPECT_EQ(value(a, "flow.f2.rate_mbps"), "0.000");
+	EXPECT_NE(a.text.find("shared-ingress, rate at s0.r"), std::string::npos) << a.text;
+	EXPECT_EQ(a.rate_columns,
+	          (std::vector<std::string>{"s0.r", "f1+f2", "f1@s0.r", "f2@s0.h2"}));
+	EXPECT_EQ(a.rate_bins.size(), 4u);
+
+	// Both to r: the receiver's port is shared too, so the ingress (h1's
+	// 100 bytes in the window, 0.8 Mbit/s) is all there is, for each.
+	in.flows[1].dst = "r";
+	a = analyse(in, Options{});
+	EXPECT_EQ(value(a, "flow.f1.rate_mbps"), "0.800");
+	EXPECT_EQ(value(a, "flow.f2.rate_mbps"), "0.800");
+	EXPECT_EQ(a.text.find("rate at"), std::string::npos) << a.text;
+	EXPECT_EQ(a.rate_columns, (std::vector<std::string>{"s0.r", "f1+f2"}));
+
+	// A flow with an ingress of its own keeps it, whatever its receiver.
+	in = run("window_start_us=6000\nwindow_end_us=7000\n");
+	in.host_port = {{"h1", "s0.h1"}, {"h2", "s0.h2"}, {"r", "s0.r"}};
+	a = analyse(in, Options{});
+	EXPECT_EQ(value(a, "flow.f1.rate_mbps"), "0.800");
+	EXPECT_EQ(a.rate_columns, (std::vector<std::string>{"s0.r", "f1", "f2"}));
+}
+
 TEST(Analyse, Inconsistencies)
 {
 	RunInputs in = run("victim=f9\n");

@@ -410,6 +410,22 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 		}
 		++nshare[f.ingress];
 	}
+	// A flow that shares its ingress with others but whose receiver's port
+	// carries no other flow: its own rate is that port's tx (the switch's
+	// egress to the receiver), where the ingress gives only the sum.
+	std::map<std::string, int> ndst;
+	for (const Flow &f : in.flows)
+		if (auto it = in.host_port.find(f.dst); it != in.host_port.end())
+			++ndst[it->second];
+	std::vector<std::string> egress(in.flows.size());
+	for (std::size_t i = 0; i < in.flows.size(); ++i) {
+		const Flow &f = in.flows[i];
+		auto it = in.host_port.find(f.dst);
+		if (f.ingress.empty() || nshare[f.ingress] < 2 || it == in.host_port.end() ||
+		    ndst[it->second] != 1 || !in.ports.series.count(it->second))
+			continue;
+		egress[i] = it->second;
+	}
 
 	if (in.flows.empty())
 		throw Error(in.flows_path + ": no flows");
@@ -496,14 +512,20 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	                   8;
 	double util = wire_bits / (static_cast<double>(set.link_rate_bps) * dt / 1e6);
 
-	// Flows: fabric rate over the window from the ingress port's rx_bytes.
+	// Flows: fabric rate over the window from the ingress port's rx_bytes,
+	// or from the receiver's port's tx_bytes (egress, above).
 	std::vector<std::optional<double>> rate(in.flows.size());
 	double good = 0, fct_sum = 0, fct_max = 0;
 	int nfailed = 0, nok = 0, nfct = 0;
 	std::vector<double> jx;
 	for (std::size_t i = 0; i < in.flows.size(); ++i) {
 		const Flow &f = in.flows[i];
-		if (!f.ingress.empty()) {
+		if (!egress[i].empty()) {
+			const auto &S = in.ports.series.at(egress[i]);
+			auto [a, b] = window_of(S, W0, W1, in.ports_path, egress[i]);
+			rate[i] =
+				rate_mbps(S, a, b, &PortSample::tx_bytes, in.ports_path, egress[i]);
+		} else if (!f.ingress.empty()) {
 			const auto &S = in.ports.series.at(f.ingress);
 			auto [a, b] = window_of(S, W0, W1, in.ports_path, f.ingress);
 			rate[i] =
@@ -648,7 +670,8 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 		if (f.name == set.victim)
 			note += " victim";
 		if (!f.ingress.empty() && nshare[f.ingress] > 1)
-			note += " shared-ingress";
+			note += egress[i].empty() ? " shared-ingress"
+			                          : " shared-ingress, rate at " + egress[i];
 		T += strf("%-12s %-21s %12s %12s %10s%s\n", f.name.c_str(),
 		          (f.src + "->" + f.dst).c_str(),
 		          f.ok ? fmt(f.gbps * 1000, 2).c_str() : "FAILED",
@@ -720,7 +743,9 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 
 	analyse_scenario(in, opt, A);
 
-	// Rate plot data: the bottleneck's tx, then each ingress port's rx.
+	// Rate plot data: the bottleneck's tx, then each ingress port's rx, then
+	// the receiver's port's tx of each flow that has one of its own beside
+	// a shared ingress (FLOW@PORT).
 	std::vector<std::pair<const std::vector<PortSample> *, std::uint64_t PortSample::*>> cols;
 	cols.emplace_back(&B, &PortSample::tx_bytes);
 	A.rate_columns.push_back(bneck);
@@ -728,6 +753,11 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 		cols.emplace_back(&in.ports.series.at(p), &PortSample::rx_bytes);
 		A.rate_columns.push_back(ing_flows[p]);
 	}
+	for (std::size_t i = 0; i < in.flows.size(); ++i)
+		if (!egress[i].empty()) {
+			cols.emplace_back(&in.ports.series.at(egress[i]), &PortSample::tx_bytes);
+			A.rate_columns.push_back(in.flows[i].name + "@" + egress[i]);
+		}
 	std::optional<long> bmin, bmax;
 	for (const auto &c : cols) {
 		const auto &s = *c.first;

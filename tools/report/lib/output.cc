@@ -252,8 +252,13 @@ std::string focus_gp(const PlotContext &c, const FocusPlot &f)
 std::string rate_gp(const PlotContext &c, const Analysis &a, const Settings &s)
 {
 	std::string g = header(c, "rate", 1000, 600);
+	const bool egress = std::any_of(
+		a.rate_columns.begin(), a.rate_columns.end(),
+		[](const std::string &col) { return col.find('@') != std::string::npos; });
 	g += "set title " +
-	     dq(c.title + ": rate per flow (fabric ingress, " + c.bin_text + " bins)") + "\n";
+	     dq(c.title + ": rate per flow (fabric ingress" +
+	        (egress ? "; FLOW@PORT: the receiver's port" : "") + ", " + c.bin_text + " bins)") +
+	     "\n";
 	g += "set xlabel \"time (s)\"\nset ylabel \"Mbit/s\"\n";
 	g += strf("set yrange [0:%.3f]\n", rate_ymax(a));
 	g += "set grid\nset key outside right top\nset key autotitle columnhead\n";
