@@ -4,7 +4,7 @@
 # them); this script runs in both, the role naming its side:
 #
 #   cc     loads the patched rdma_rxe and runs each step's algorithm on its
-#          device (none, dcqcn, hpcc, acc, pcn), 10.78.0.1
+#          device (none, dcqcn, hpcc, acc, pcn, accurate), 10.78.0.1
 #   stock  loads the test kernel's own, unpatched rdma_rxe, 10.78.0.2
 #
 # Both walk the same list of steps: unmodified perftest moves a
@@ -22,8 +22,11 @@
 #     not echo (peer_cap 0); a PCN sender gets no report and keeps its
 #     line rate; a PCN receiver of the stock side's data (which carries no
 #     CAP) withholds its rate reports: no 0xC2 ever leaves the patched
+#     side; an ACCurate QP whose peer never shows CAP withholds its
+#     flow rate packets (cc_frp_withheld grows, cc_frp_sent does not) and
+#     keeps its line rate: no FRP (opcodes 0xC0, 0xC1) reaches the stock
 #     side;
-#   - the only mark an HPCC, ACC or PCN QP leaves on upstream's packets is CAP,
+#   - the only mark an HPCC, ACC, PCN or ACCurate QP leaves on upstream's packets is CAP,
 #     a bit of BTH byte 4 (resv6a) that the ICRC masks and receivers
 #     ignore: every packet of such a step carries it, no packet of another
 #     step does (an ACC receiver has no marks to echo here: nothing on the
@@ -56,6 +59,8 @@ STEPS=(
 	"acc write b2a"
 	"pcn write a2b"
 	"pcn write b2a"
+	"accurate write a2b"
+	"accurate write b2a"
 )
 
 dmesg_mark
@@ -72,7 +77,8 @@ wait_until 60 ping -c 1 -W 1 "$PEER_IP" >/dev/null || die "the other kernel does
 # address): prio 1 RoCEv2 (4791), prio 2 RoCEv2 with
 # CAP (BTH byte 4 is 32 bytes into an IPv4 packet without options), prio 3
 # the INT port, prio 4 RoCEv2 to QP 1 (MADs, should any come: not a QP of the
-# algorithm).
+# algorithm), prio 5 ACCurate's FRPs (BTH opcode 0xC0 or 0xC1, the first
+# byte of the BTH, 28 bytes into the IPv4 packet).
 tc qdisc add dev eth0 ingress || die "ingress qdisc on eth0"
 tc filter add dev eth0 ingress protocol ip prio 1 u32 \
 	match ip src "$PEER_IP/32" match ip protocol 17 0xff match ip dport 4791 0xffff action continue || die "tc 4791"
@@ -84,6 +90,9 @@ tc filter add dev eth0 ingress protocol ip prio 3 u32 \
 tc filter add dev eth0 ingress protocol ip prio 4 u32 \
 	match ip src "$PEER_IP/32" match ip protocol 17 0xff match ip dport 4791 0xffff match u32 0x00000001 0x00ffffff at 32 \
 	action continue || die "tc QP 1"
+tc filter add dev eth0 ingress protocol ip prio 5 u32 \
+	match ip src "$PEER_IP/32" match ip protocol 17 0xff match ip dport 4791 0xffff match u8 0xc0 0xfe at 28 \
+	action continue || die "tc FRP"
 # tc_pkts PRIO: packets filter PRIO has counted
 tc_pkts() {
 	tc -s filter show dev eth0 ingress prio "$1" | awk '$1 == "Sent" { print $4; exit }'
@@ -93,7 +102,7 @@ rx_bytes() {
 	tc -s filter show dev eth0 ingress prio 1 | awk '$1 == "Sent" { print $2; exit }'
 }
 udp_noports() { awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $3; exit }' /proc/net/snmp; }
-for p in 1 2 3 4; do
+for p in 1 2 3 4 5; do
 	[[ $(tc_pkts $p) =~ ^[0-9]+$ ]] || die "tc filter $p has no packet count"
 done
 [[ $(rx_bytes) =~ ^[0-9]+$ ]] || die "tc filter 1 has no byte count"
@@ -135,6 +144,7 @@ for step in "${STEPS[@]}"; do
 		req0=$(hw_counter rxe0 cc_int_req_tx) ack0=$(hw_counter rxe0 cc_int_ack_tx)
 		bad0=$(hw_counter rxe0 cc_int_bad) tcd0=$(hw_counter rxe0 cc_tcd_rx)
 		pinc0=$(hw_counter rxe0 cc_pcn_inc_sent)
+		frp0=$(hw_counter rxe0 cc_frp_sent) wh0=$(hw_counter rxe0 cc_frp_withheld)
 	fi
 	# the patched side is the requester of a2b; READ moves data the
 	# other way from WRITE
@@ -147,7 +157,7 @@ for step in "${STEPS[@]}"; do
 	if { [ "$verb" = write ] && [ "$side" = server ]; } || { [ "$verb" = read ] && [ "$side" = client ]; }; then
 		receiver=1
 	fi
-	rx0=$(rx_bytes) p0=$(tc_pkts 1) c0=$(tc_pkts 2) i0=$(tc_pkts 3) g0=$(tc_pkts 4)
+	rx0=$(rx_bytes) p0=$(tc_pkts 1) c0=$(tc_pkts 2) i0=$(tc_pkts 3) g0=$(tc_pkts 4) f0=$(tc_pkts 5)
 	n0=$(udp_noports)
 	perftest "$tag" "$side" "$verb" "$port" &
 	pid=$!
@@ -173,6 +183,16 @@ for step in "${STEPS[@]}"; do
 				test "$(qp_field rxe0 "$q" rate_kbps) $(qp_field rxe0 "$q" cnp_dec)" = "100000 0"
 		else
 			fail "$tag: no RC QP in RTS on rxe0"
+		fi
+	fi
+	if [ "$role" = cc ] && [ "$algo" = accurate ] && [ "$dir" = a2b ]; then
+		wait_until 60 eval '[ -n "$(cc_qpn)" ]'
+		q=$(cc_qpn)
+		if [ -n "$q" ] && wait_until 60 eval '[ "$(hw_counter rxe0 cc_frp_withheld)" -gt "$wh0" ]'; then
+			check "$tag: the ACCurate QP withholds its FRPs and keeps its line rate" \
+				test "$(qp_field rxe0 "$q" rate_kbps)" = 100000
+		else
+			fail "$tag: no RC QP in RTS on rxe0 that withheld an FRP"
 		fi
 	fi
 	if [ "$role" = cc ] && [ "$algo" = hpcc ] && [ "$dir" = a2b ]; then
@@ -202,7 +222,8 @@ for step in "${STEPS[@]}"; do
 		check "$tag: nothing reached the INT port" test "$(tc_pkts 3)" = "$i0"
 		check "$tag: no packet went to a UDP port without a socket" test "$(udp_noports)" = "$n0"
 		check "$tag: RoCEv2 packets came in beside MADs" test $((roce - gsi)) -gt 0
-		if [ "$algo" = hpcc ] || [ "$algo" = acc ] || [ "$algo" = pcn ]; then
+		check "$tag: no FRP reached the stock side" test "$(tc_pkts 5)" = "$f0"
+		if [ "$algo" = hpcc ] || [ "$algo" = acc ] || [ "$algo" = pcn ] || [ "$algo" = accurate ]; then
 			check "$tag: every packet of the $algo QP carried CAP" test "$cap" = $((roce - gsi))
 		else
 			check "$tag: no packet of a $algo QP carried CAP" test "$cap" = 0
@@ -218,6 +239,7 @@ for step in "${STEPS[@]}"; do
 		check "$tag: no mark echo was taken" test "$(hw_counter rxe0 cc_tcd_rx)" = "$tcd0"
 		check "$tag: no PCN rate report (0xC2) went out" \
 			test "$(hw_counter rxe0 cc_pcn_inc_sent)" = "$pinc0"
+		check "$tag: no FRP went out" test "$(hw_counter rxe0 cc_frp_sent)" = "$frp0"
 	fi
 done
 
