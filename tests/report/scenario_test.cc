@@ -338,6 +338,66 @@ TEST(Scenario, FairnessJainPerStep)
 	          "no step with two or more flows long enough to settle");
 }
 
+TEST(Scenario, VictimBRatesPerStep)
+{
+	// f1 (h1 -> d1) 0..300 ms and f4 (h1 -> d4) 100..200 ms share h1's
+	// ingress, so each is measured at its receiver's port (tx); f2 (h2 ->
+	// d2) 0..300 ms at its own ingress. Steps {f1, f2}, {f1, f2, f4},
+	// {f1, f2}; the first 10 ms of each left out. h1 takes in 3000 B/ms
+	// but s0.d1 sends 2000 B/ms (16 Mbit/s) throughout and s0.d4 1000 B/ms
+	// (8 Mbit/s) in the second step; f2 1000 B/ms (8 Mbit/s), 500 B/ms
+	// (4 Mbit/s) in the second.
+	std::string s = std::string(kPortsHeader) + "\n";
+	std::uint64_t h1 = 0, h2 = 0, d1 = 0, d4 = 0;
+	for (int k = 0; k <= 300; ++k) {
+		if (k) {
+			const bool mid = k > 100 && k <= 200;
+			h1 += mid ? 3000 : 2000;
+			h2 += mid ? 500 : 1000;
+			d1 += 2000;
+			d4 += mid ? 1000 : 0;
+		}
+		const std::string t = std::to_string(k * 1000);
+		s += t + ",s0,1,h1,0," + std::to_string(h1) + ",0,0,0,0\n";
+		s += t + ",s0,2,h2,0," + std::to_string(h2) + ",0,0,0,0\n";
+		s += t + ",s0,3,d1,0,0,0," + std::to_string(d1) + ",0,0\n";
+		s += t + ",s0,4,d4,0,0,0," + std::to_string(d4) + ",0,0\n";
+		s += t + ",s0,99,r,0,0,0,0,0,0\n";
+	}
+	RunInputs in = run("scenario=victim_b\nvictim=f1\n",
+	                   "f1,h1,d1,s0.h1,0,0.3,0,0.01,,ok\nf2,h2,d2,s0.h2,0,0.3,0,0.01,,ok\n"
+	                   "f4,h1,d4,s0.h1,0.1,0.2,0,0.01,,ok\n",
+	                   s);
+	in.host_port = {{"h1", "s0.h1"}, {"h2", "s0.h2"}, {"d1", "s0.d1"}, {"d4", "s0.d4"}};
+	const std::vector<FlowPort> fp = flow_ports(in);
+	ASSERT_EQ(fp.size(), 3u);
+	EXPECT_EQ(fp[0].port, "s0.d1");
+	EXPECT_TRUE(fp[0].tx);
+	EXPECT_EQ(fp[1].port, "s0.h2"); // its own ingress (d2 has no samples anyway)
+	EXPECT_FALSE(fp[1].tx);
+	EXPECT_EQ(fp[2].port, "s0.d4");
+	Analysis a = analyse(in, opts());
+	EXPECT_EQ(value(a, "step.1.end_s"), "0.100000");
+	EXPECT_EQ(value(a, "step.1.f1.rate_mbps"), "16.000");
+	EXPECT_EQ(value(a, "step.1.f2.rate_mbps"), "8.000");
+	EXPECT_EQ(value(a, "step.1.f4.rate_mbps"), "(no step.1.f4.rate_mbps)");
+	EXPECT_EQ(value(a, "step.2.start_s"), "0.100000");
+	EXPECT_EQ(value(a, "step.2.f1.rate_mbps"), "16.000");
+	EXPECT_EQ(value(a, "step.2.f2.rate_mbps"), "4.000");
+	EXPECT_EQ(value(a, "step.2.f4.rate_mbps"), "8.000");
+	EXPECT_EQ(value(a, "step.3.f2.rate_mbps"), "8.000");
+	EXPECT_NE(a.text.find("rates per step"), std::string::npos) << a.text;
+	// a settling time longer than the steps: nothing to measure
+	Options o = opts();
+	o.scenario.settle_us = 150000;
+	a = analyse(in, o);
+	EXPECT_EQ(value(a, "step.2.f4.rate_mbps"), "n/a");
+	// another scenario has no step rates
+	in.set.scenario = "incast";
+	a = analyse(in, opts());
+	EXPECT_EQ(value(a, "step.1.start_s"), "(no step.1.start_s)");
+}
+
 TEST(Scenario, ComparisonColumnsAndSections)
 {
 	Analysis a1 = analyse(long_short_run(230, 2000, "base_rtt_ns=2000000\n"), opts());

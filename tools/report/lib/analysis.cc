@@ -413,18 +413,12 @@ Analysis analyse(const RunInputs &in, const Options &opt)
 	// A flow that shares its ingress with others but whose receiver's port
 	// carries no other flow: its own rate is that port's tx (the switch's
 	// egress to the receiver), where the ingress gives only the sum.
-	std::map<std::string, int> ndst;
-	for (const Flow &f : in.flows)
-		if (auto it = in.host_port.find(f.dst); it != in.host_port.end())
-			++ndst[it->second];
 	std::vector<std::string> egress(in.flows.size());
-	for (std::size_t i = 0; i < in.flows.size(); ++i) {
-		const Flow &f = in.flows[i];
-		auto it = in.host_port.find(f.dst);
-		if (f.ingress.empty() || nshare[f.ingress] < 2 || it == in.host_port.end() ||
-		    ndst[it->second] != 1 || !in.ports.series.count(it->second))
-			continue;
-		egress[i] = it->second;
+	{
+		const std::vector<FlowPort> own = flow_ports(in);
+		for (std::size_t i = 0; i < own.size(); ++i)
+			if (own[i].tx)
+				egress[i] = own[i].port;
 	}
 
 	if (in.flows.empty())

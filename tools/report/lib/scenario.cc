@@ -510,7 +510,98 @@ void fairness_steps(const RunInputs &in, const Options &opt, Analysis &A)
 	          counted ? fmt(jmin, 3).c_str() : "n/a", counted);
 }
 
+// Mean rate (Mbit/s) of a port's FIELD bytes from the first sample at or
+// after T0 to the last at or before T1; nullopt with fewer than two.
+std::optional<double> mean_mbps(const std::vector<PortSample> &s, double t0, double t1,
+                                std::uint64_t PortSample::*field)
+{
+	std::optional<std::size_t> a, b;
+	for (std::size_t k = 0; k < s.size(); ++k) {
+		const double t = static_cast<double>(s[k].t_us);
+		if (t >= t0 && !a)
+			a = k;
+		if (t <= t1)
+			b = k;
+	}
+	if (!a || !b || *b <= *a || s[*b].*field < s[*a].*field)
+		return std::nullopt;
+	return static_cast<double>(s[*b].*field - s[*a].*field) * 8 /
+	       static_cast<double>(s[*b].t_us - s[*a].t_us);
+}
+
+void step_rates(const RunInputs &in, const Options &opt, Analysis &A)
+{
+	const double settle = opt.scenario.settle_us;
+	auto kv = [&](const std::string &k, const std::string &v) { A.summary.emplace_back(k, v); };
+	std::string &T = A.text;
+	const std::vector<FlowPort> ports = flow_ports(in);
+	std::vector<std::tuple<std::string, double, double>> fl;
+	std::map<std::string, std::size_t> idx;
+	for (std::size_t i = 0; i < in.flows.size(); ++i) {
+		const Flow &f = in.flows[i];
+		if (!f.ok || ports[i].port.empty() || !in.ports.series.count(ports[i].port) ||
+		    !parse_number(f.start_s) || !parse_number(f.end_s))
+			continue;
+		fl.emplace_back(f.name, *parse_number(f.start_s) * 1e6,
+		                *parse_number(f.end_s) * 1e6);
+		idx[f.name] = i;
+	}
+	T += strf("rates per step [Mbit/s] (each flow at its own port; the first %.0f ms of "
+	          "each step left out)\n",
+	          settle / 1e3);
+	std::vector<Step> steps = flow_steps(fl);
+	T += strf("  %-4s %10s %10s", "step", "start [s]", "end [s]");
+	for (const auto &f : fl)
+		T += strf(" %8s", std::get<0>(f).c_str());
+	T += "\n";
+	for (std::size_t k = 0; k < steps.size(); ++k) {
+		const Step &st = steps[k];
+		const std::string key = "step." + std::to_string(k + 1) + ".";
+		kv(key + "start_s", fmt(st.t0_us / 1e6, 6));
+		kv(key + "end_s", fmt(st.t1_us / 1e6, 6));
+		T += strf("  %-4zu %10.3f %10.3f", k + 1, st.t0_us / 1e6, st.t1_us / 1e6);
+		for (const auto &f : fl) {
+			const std::string &n = std::get<0>(f);
+			if (std::find(st.flows.begin(), st.flows.end(), n) == st.flows.end()) {
+				T += strf(" %8s", "-");
+				continue;
+			}
+			const FlowPort &p = ports[idx[n]];
+			std::optional<double> r;
+			if (st.t1_us - st.t0_us > settle)
+				r = mean_mbps(in.ports.series.at(p.port), st.t0_us + settle,
+				              st.t1_us,
+				              p.tx ? &PortSample::tx_bytes : &PortSample::rx_bytes);
+			kv(key + n + ".rate_mbps", r ? fmt(*r, 3) : "n/a");
+			T += strf(" %8s", r ? fmt(*r, 2).c_str() : "n/a");
+		}
+		T += "\n";
+	}
+}
+
 } // namespace
+
+std::vector<FlowPort> flow_ports(const RunInputs &in)
+{
+	std::map<std::string, int> nin, ndst;
+	for (const Flow &f : in.flows) {
+		if (!f.ingress.empty())
+			++nin[f.ingress];
+		if (auto it = in.host_port.find(f.dst); it != in.host_port.end())
+			++ndst[it->second];
+	}
+	std::vector<FlowPort> out(in.flows.size());
+	for (std::size_t i = 0; i < in.flows.size(); ++i) {
+		const Flow &f = in.flows[i];
+		auto it = in.host_port.find(f.dst);
+		if (!f.ingress.empty() && nin[f.ingress] > 1 && it != in.host_port.end() &&
+		    ndst[it->second] == 1 && in.ports.series.count(it->second))
+			out[i] = {it->second, true};
+		else
+			out[i] = {f.ingress, false};
+	}
+	return out;
+}
 
 void analyse_scenario(const RunInputs &in, const Options &opt, Analysis &A)
 {
@@ -522,6 +613,8 @@ void analyse_scenario(const RunInputs &in, const Options &opt, Analysis &A)
 		incast_long(in, opt, rtt, A);
 	if (set.scenario == "fairness")
 		fairness_steps(in, opt, A);
+	if (set.scenario == "victim_b")
+		step_rates(in, opt, A);
 }
 
 } // namespace rxecc::report

@@ -22,8 +22,8 @@ struct ScenarioOptions {
 	double recovery_fraction = 0.95; // of the line rate
 	double rate_avg_us = 20000;      // the long flow's plotted rate: mean over this, centred
 	double hold_us = 50000;          // recovered: the mean over this long at the threshold
-	double settle_us = 100000;       // fairness steps: left out at each step's start
-	double pre_burst_us = 1000000;   // incast_long: the queue's level before the burst
+	double settle_us = 100000;     // fairness and victim_b steps: left out at each step's start
+	double pre_burst_us = 1000000; // incast_long: the queue's level before the burst
 };
 
 // A (time in us, value) series.
@@ -86,7 +86,20 @@ struct RunInputs;
 struct Analysis;
 struct Options;
 
-// Adds the scenario's figures to A (summary keys, text, A.focus).
+// Where each flow of IN.flows (same order) is measured on its own: the
+// receiver's port (its tx) for a flow that shares its ingress with other
+// flows but is the only one to its receiver's port, which has samples;
+// else its ingress (rx), "" if it has none.
+struct FlowPort {
+	std::string port;
+	bool tx = false;
+};
+std::vector<FlowPort> flow_ports(const RunInputs &in);
+
+// victim_b: every flow's rate (Mbit/s of payload bytes at its flow_ports
+// port) in every step of flows.csv's starts and ends, the first SETTLE_US
+// of each step left out: summary keys step.K.start_s, step.K.end_s and
+// step.K.FLOW.rate_mbps (n/a for a step too short to measure).
 void analyse_scenario(const RunInputs &in, const Options &opt, Analysis &A);
 
 } // namespace rxecc::report
