@@ -15,7 +15,7 @@ EVAL ?=
 TESTBED ?= um
 
 .PHONY: all help deps user kernel module patches checkpatch test test-debug unit selftest \
-	bench demo eval vm-shell um-shell clean
+	bench demo eval vm-shell um-shell deb clean
 
 all: user module
 
@@ -42,6 +42,8 @@ help:
 	@echo "              (EVAL='--full' for 8 s flows); build/eval/index.html"
 	@echo "  vm-shell    interactive shell in the test VM"
 	@echo "  um-shell    interactive shell in the User-Mode Linux test kernel"
+	@echo "  deb         Debian packages rxe-cc-dkms and rxe-cc-tools, lintian-checked"
+	@echo "              (build/deb; packaging/README.md)"
 	@echo "  clean       remove build/ (the kernel cache in ~/.cache/rxe-cc stays)"
 	@echo "variables: KDIR=<kernel build tree>, RXECC_DEBUG=1 (debug test kernel),"
 	@echo "           TESTBED=um|qemu (make selftest), RXECC_ARCH=um (make kernel, module),"
@@ -102,6 +104,9 @@ vm-shell: module
 um-shell: deps
 	@RXECC_ARCH=um scripts/module-build >/dev/null
 	@scripts/um-run --shell
+
+deb: deps
+	@scripts/deb-build
 
 clean:
 	rm -rf $(BUILD)
