@@ -6,6 +6,7 @@
 #include "dscp_map.h"
 #include "units.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -41,6 +42,16 @@ uint64_t reserved_headroom(const SwitchConfig &c)
 			if (pfc.enabled)
 				sum += pfc.headroom;
 	return sum;
+}
+
+UplinkParams default_uplink_params(uint64_t rate_bps)
+{
+	UplinkParams u;
+	u.enabled = true;
+	// Bytes in kUplinkHostReactNs; at most 2 Tbit/s / 8 * 5e6 < 2^64.
+	u.xon = std::max<uint64_t>(rate_bps / 8 * kUplinkHostReactNs / 1000000000, kUplinkMinXon);
+	u.xoff = 2 * u.xon;
+	return u;
 }
 
 IntRateTable default_int_rate_table()
@@ -108,6 +119,11 @@ std::string validate_port(const PortConfig &p, const IntConfig &ic)
 		return where + "overhead above 1024 bytes";
 	if (p.pause_quanta == 0)
 		return where + "pause quanta must be positive (0 is XON)";
+	const UplinkParams &up = p.uplink;
+	if (up.enabled && (up.xoff == 0 || up.xoff > kMaxBufferBytes))
+		return where + "uplink xoff must be between 1 byte and 1 TiB";
+	if (up.enabled && up.xon >= up.xoff)
+		return where + "uplink xon must be below xoff";
 	const AccParams &acc = p.accurate;
 	if (acc.enabled && acc.alpha_ppm > kAccMaxAlphaPpm)
 		return where + "ACCurate alpha must be below 1";
@@ -297,6 +313,11 @@ std::string validate(const Topology &t)
 		if (!used.insert({l.sw_a, l.port_a}).second ||
 		    !used.insert({l.sw_b, l.port_b}).second)
 			return "port in more than one link";
+		for (auto [s, p] : {std::make_pair(&a, l.port_a), std::make_pair(&b, l.port_b)})
+			if (s->ports[static_cast<size_t>(p)].uplink.enabled)
+				return "switch " + s->name + ": port " +
+				       s->ports[static_cast<size_t>(p)].name +
+				       ": uplink on a link's end (only host ports have one)";
 	}
 	return "";
 }

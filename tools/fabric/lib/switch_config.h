@@ -141,6 +141,24 @@ struct AccParams {
 inline constexpr uint32_t kAccMaxAlphaPpm = 999999;
 inline constexpr uint32_t kAccMaxKScMilli = 1000000; // 1000x
 
+// The host uplink of an external port (uplink.h): frames from the host
+// cross a link at the port's rate (and delay) before the switch gets them,
+// queued per priority in the host's NIC, which pauses the host with PFC
+// while a priority's queue is long.  Off by default: frames reach the
+// switch as they are read.
+struct UplinkParams {
+	bool enabled = false;
+	uint64_t xoff = 0; // XOFF to the host when a priority's queue reaches it
+	uint64_t xon = 0;  // XON when it falls to it (< xoff)
+};
+// What a host in the test VM takes to react to a PFC frame (a few ms; to
+// send again after an XON, about 5 ms): the default XON threshold is what
+// the port's rate sends in that time, so that the link does not idle while
+// the host starts again, and XOFF twice that.
+inline constexpr Time kUplinkHostReactNs = 5000000;
+inline constexpr uint64_t kUplinkMinXon = 3000; // two full frames
+UplinkParams default_uplink_params(uint64_t rate_bps);
+
 struct PortConfig {
 	std::string name;
 	uint64_t rate_bps = 0;
@@ -166,6 +184,8 @@ struct PortConfig {
 	bool server_facing = true;
 	SfcPortParams sfc;
 	AccParams accurate;
+	// Only on host ports (port directive), never on a link's end.
+	UplinkParams uplink;
 };
 
 struct IpRoute {

@@ -139,6 +139,8 @@ public:
 	// process moving frames may also stop reading from a host that
 	// ignores PFC frames.
 	bool xoff_asserted(int port, int prio) const;
+	// The priority of a frame (see the top of this file).
+	int classify(const FrameInfo &fi) const;
 
 private:
 	struct PfcState {
@@ -171,7 +173,6 @@ private:
 	void drain_emitted(Time now);
 	void send_pfc(int i, int prio, bool xoff, Time now);
 	void count_drop(int port, int prio, DropReason r);
-	int classify(const FrameInfo &fi) const;
 	std::vector<int> lookup(const FrameInfo &fi, int in) const;
 	QueueView view(int e, int prio, Time now) const;
 	void notify_pause(int port, int prio, bool paused, Time now);

@@ -283,10 +283,12 @@ public:
 			bts_dscp_directive(w);
 		else if (d == "accurate")
 			accurate(w);
+		else if (d == "uplink")
+			uplink(w);
 		else
 			fail("unknown directive '" + d +
 			     "' (seed, switch, port, link, route, mac, ecn, tcd, npecn, pfc, int, "
-			     "int_port, int_rate_code, sfc, bts_port, bts_dscp, accurate)");
+			     "int_port, int_rate_code, sfc, bts_port, bts_dscp, accurate, uplink)");
 	}
 
 	// The fabric-wide INT settings, copied into every switch at the end.
@@ -913,6 +915,54 @@ private:
 				     "(port directive)");
 			pc.accurate = p;
 		}
+	}
+
+	// Host uplinks (uplink.h) on the host ports of TARGET: a named link
+	// port is an error, a wildcard skips link ports.  Without xoff and
+	// xon the thresholds follow each port's rate; with one of them the
+	// other is twice or half of it.  A later line replaces an earlier one.
+	void uplink(const std::vector<std::string> &w)
+	{
+		want_words(w, 2, "uplink TARGET [xoff=SIZE] [xon=SIZE]");
+		Attrs a(w, 2, {"xoff", "xon"});
+		std::optional<uint64_t> xoff, xon;
+		if (a.has("xoff"))
+			xoff = a.size("xoff");
+		if (a.has("xon"))
+			xon = a.size("xon");
+		if (xoff && !xon)
+			xon = *xoff / 2;
+		if (xon && !xoff) {
+			if (*xon > kMaxBufferBytes)
+				fail("uplink xon above 1 TiB");
+			xoff = 2 * *xon;
+		}
+		if (xoff && (*xoff == 0 || *xoff > kMaxBufferBytes))
+			fail("uplink xoff must be between 1 byte and 1 TiB");
+		if (xoff && *xon >= *xoff)
+			fail("uplink xon must be below xoff");
+		bool named = endpoint(w[1]).second != "*";
+		bool any = false;
+		for (auto [si, pi] : targets(w[1])) {
+			SwitchConfig &s = topo.switches[static_cast<size_t>(si)];
+			PortConfig &pc = s.ports[static_cast<size_t>(pi)];
+			if (!pc.server_facing) {
+				if (named)
+					fail("uplink on " + s.name + ":" + pc.name +
+					     ", a link port: only a host's port (port directive) "
+					     "has an uplink");
+				continue;
+			}
+			UplinkParams u = default_uplink_params(pc.rate_bps);
+			if (xoff) {
+				u.xoff = *xoff;
+				u.xon = *xon;
+			}
+			pc.uplink = u;
+			any = true;
+		}
+		if (!any)
+			fail("'" + w[1] + "' matches no host port (port directive)");
 	}
 
 	void bts_dscp_directive(const std::vector<std::string> &w)

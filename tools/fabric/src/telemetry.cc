@@ -427,6 +427,21 @@ static Totals walk(const Fabric &f, const std::vector<std::vector<std::string>> 
 					pf.insert(pf.end(), af.begin(), af.end());
 				}
 			}
+			// Likewise host uplinks (uplink.h).
+			if (const Uplink *up = f.uplink(s, p)) {
+				const UplinkCounters &uc = up->counters();
+				pf.insert(pf.end(),
+				          {{"uplink_xoff", up->params().xoff},
+				           {"uplink_xon", up->params().xon},
+				           {"uplink_rx_frames", uc.rx_frames},
+				           {"uplink_rx_bytes", uc.rx_bytes},
+				           {"uplink_backlog_bytes", up->backlog_bytes()},
+				           {"uplink_max_backlog_bytes", uc.max_backlog_bytes},
+				           {"uplink_xoff_sent", uc.xoff_sent},
+				           {"uplink_xon_sent", uc.xon_sent},
+				           {"uplink_xon_deferred", uc.xon_deferred},
+				           {"uplink_pause_rx", uc.pause_rx}});
+			}
 			e.begin_port(pc.name, at, pf);
 			for (int q = 0; q < kNumPriorities; q++) {
 				QueueStatus st = sw.queue_status(p, q, now);

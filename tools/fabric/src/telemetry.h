@@ -30,7 +30,12 @@
 // acc_negative_fsr, acc_m_zero, acc_idle, acc_epoch, acc_fsr_kbps and the
 // last RRP's acc_last_fsr_kbps, acc_last_m, acc_last_b_kbps, acc_last_nb,
 // acc_last_bmax_kbps) and, on host-facing ports with an ingress CP, the
-// same as acc_in_*.
+// same as acc_in_*.  Ports with a host uplink (uplink.h) report its
+// thresholds, counters and backlog (uplink_xoff, uplink_xon,
+// uplink_rx_frames, uplink_rx_bytes, uplink_backlog_bytes,
+// uplink_max_backlog_bytes, uplink_xoff_sent, uplink_xon_sent,
+// uplink_xon_deferred, uplink_pause_rx); its PFC frames are not in
+// pfc_frames_sent, which counts the switches'.
 #ifndef RXECC_FABRIC_PROC_TELEMETRY_H
 #define RXECC_FABRIC_PROC_TELEMETRY_H
 
