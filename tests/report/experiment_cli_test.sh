@@ -232,6 +232,14 @@ grep -qx 'accurate \*:\* hysteresis=on' "$TMP/ah/topology.txt" ||
 "$EXP" --prepare-only -o "$TMP/x" --accurate-hysteresis --no-accurate fairness 2>"$TMP/err" &&
 	fail "--accurate-hysteresis with --no-accurate accepted"
 grep -q "exclude each other" "$TMP/err" || fail "--accurate-hysteresis --no-accurate: $(cat "$TMP/err")"
+# --shape-hosts: the hosts' uplinks shaped (uplink *:*), off by default
+"$EXP" --prepare-only -o "$TMP/sh" --algo none --shape-hosts victim_b >/dev/null ||
+	fail "--shape-hosts rejected"
+grep -qx 'uplink \*:\*' "$TMP/sh/topology.txt" || fail "--shape-hosts: no uplink line"
+! grep -q '^uplink' "$TMP/ah/topology.txt" || fail "uplink without --shape-hosts"
+"$EXP" --prepare-only -o "$TMP/x" --shape-hosts --no-pfc fairness 2>"$TMP/err" &&
+	fail "--shape-hosts with --no-pfc accepted"
+grep -q "shape-hosts needs PFC" "$TMP/err" || fail "--shape-hosts --no-pfc: $(cat "$TMP/err")"
 
 # scripts/eval: a bad list line is rejected before build/eval is touched
 printf 'ok incast none\nbad incast none -o x\n' >"$TMP/list"
