@@ -182,6 +182,12 @@ drv_keys=$(rdma resource show qp link rxe_a/1 lqpn "$qpn" -dd |
 log "restrack driver entries: $drv_keys"
 check "restrack shows the framework's entries, then dcqcn's state, then the counters" \
 	eval '[[ "$drv_keys" == "cc_algo cc_rate_bps cc_window_bytes cc_inflight_bytes cc_acked_bytes "*" rate_kbps "*" cc_cnp_rx cc_cnp_tx cc_ce_rx cc_retx_pkts " ]]'
+# rxecc stats (STATS_GET) lists every counter of the framework that the
+# device's hw counters have (cc_*, pfc_*), in the order of rdma statistic
+hw_cc=$(ls /sys/class/infiniband/rxe_a/ports/1/hw_counters | grep -E '^(cc|pfc)_' | sort | tr '\n' ' ')
+nl_cc=$(rxecc stats rxe_a | awk 'NR > 1 { print $1 }' | sort | tr '\n' ' ')
+log "hw counters: $hw_cc"
+check "rxecc stats has every cc_ and pfc_ hw counter, and no other" test "$nl_cc" = "$hw_cc"
 # the QP survived every switch and still moves data
 check "QP $qpn still in RTS after the switches" \
 	eval "rdma resource show qp link rxe_a/1 lqpn $qpn | grep -q 'state RTS'"

@@ -41,6 +41,13 @@ static const enum rxe_counters rxe_cc_stat_ids[] = {
 	RXE_CNT_CC_FRP_BAD,
 	RXE_CNT_CC_FRP_IGNORED,
 	RXE_CNT_CC_FRP_WITHHELD,
+	RXE_CNT_CC_TCD_RX,
+	RXE_CNT_CC_TCD_ECHO_TX,
+	RXE_CNT_CC_TCD_BAD,
+	RXE_CNT_CC_PCN_INC_SENT,
+	RXE_CNT_CC_PCN_INC_RCVD,
+	RXE_CNT_CC_PCN_INC_IGNORED,
+	RXE_CNT_CC_PCN_BAD,
 };
 
 unsigned int rxe_cc_stat_count(void)
