@@ -14,8 +14,8 @@ T ?=
 EVAL ?=
 TESTBED ?= um
 
-.PHONY: all help deps user kernel module patches checkpatch test test-debug unit selftest \
-	bench demo eval vm-shell um-shell deb clean
+.PHONY: all help deps user kernel module patches checkpatch test test-debug test-distro unit \
+	selftest bench demo eval vm-shell um-shell deb clean
 
 all: user module
 
@@ -34,6 +34,8 @@ help:
 	@echo "  test        everything; ends with 'N passed, N failed'"
 	@echo "  test-debug  the selftests on the debug kernel (UML: lockdep, KASAN, UBSAN,"
 	@echo "              kmemleak); T='...' picks tests"
+	@echo "  test-distro the packages on Debian's own 6.12 kernel under QEMU: DKMS build,"
+	@echo "              modprobe, netns_basic cc_netlink cc_dcqcn_cnp (T='...' picks tests)"
 	@echo "  bench       stock vs patched rxe throughput in one VM boot"
 	@echo "              (scripts/bench traffic|scale: rxecc-traffic; 1000 QPs per device,"
 	@echo "              memory and CPU with CC on; scripts/bench --help)"
@@ -88,6 +90,9 @@ test:
 
 test-debug:
 	@scripts/test-debug $(T)
+
+test-distro:
+	@scripts/test-distro $(T)
 
 bench: user module
 	@scripts/bench
