@@ -441,6 +441,48 @@ TEST(AccurateRp, AnInitWithheldForWantOfCapGoesAgainOnceCapIsKnown)
 	EXPECT_EQ(g.v("frp_tx_normal"), 3u);
 }
 
+// A short flow can end before its first ACK shows the peer's CAP: its INIT
+// was withheld and never went again, so no contention point counted it,
+// and its STOP must not go either (it would take another flow's place from
+// them); a flow whose INIT went again once CAP was known stops as usual.
+TEST(AccurateRp, NoStopForAFlowWhoseInitWasWithheld)
+{
+	Flow f({{"small_flow_bytes", 0}});
+	f.qp.ctx().in = 0;
+	auto i = f.start(2 * kRrp + 300 * kUs);
+	EXPECT_EQ(i.type, RXE_CC_FRP_INIT);
+	// its last packet went at 2.3 ms; RRP 3's FRP (withheld: NORMAL) at
+	// 3.1 ms; then the ACK with CAP came, at 3.2 ms, but the flow is done
+	// and idle at 3.3 ms: no INIT went again, so no STOP goes
+	auto n = f.tick(3 * kRrp + kPhase);
+	ASSERT_TRUE(n);
+	EXPECT_EQ(n->type, RXE_CC_FRP_NORMAL);
+	f.qp.ctx().in = RXE_CC_IN_PEER_CAP;
+	for (uint64_t t = 3 * kRrp + 200 * kUs; t < 6 * kRrp; t += 100 * kUs)
+		if (auto m = f.tick(t))
+			ADD_FAILURE() << "FRP type " << int(m->type) << " at " << t;
+	EXPECT_EQ(f.v("active"), 0u);
+	EXPECT_EQ(f.v("frp_tx_stop"), 0u);
+	EXPECT_EQ(f.v("frp_tx_init"), 1u);
+
+	// the same flow, but a packet after CAP: the INIT goes again, and so
+	// does the STOP at the end
+	Flow g({{"small_flow_bytes", 0}});
+	g.qp.ctx().in = 0;
+	g.start(2 * kRrp + 300 * kUs);
+	g.qp.ctx().in = RXE_CC_IN_PEER_CAP;
+	g.send(2 * kRrp + 500 * kUs);
+	auto i2 = g.tick(2 * kRrp + 500 * kUs);
+	ASSERT_TRUE(i2);
+	EXPECT_EQ(i2->type, RXE_CC_FRP_INIT);
+	std::optional<rxe_cc_frp> stop;
+	for (uint64_t t = 2 * kRrp + 600 * kUs; t < 6 * kRrp && !stop; t += 100 * kUs)
+		if (auto m = g.tick(t); m && m->type == RXE_CC_FRP_STOP)
+			stop = m;
+	EXPECT_TRUE(stop);
+	EXPECT_EQ(g.v("frp_tx_stop"), 1u);
+}
+
 // Rates are the link's (§4.2: 24 bytes of preamble, IFG and FCS per frame
 // beyond what rxe_cc_wire_bytes charges): the pacer runs at R * F / (F + 24),
 // F = 1024 + 58 bytes for the harness's MTU.

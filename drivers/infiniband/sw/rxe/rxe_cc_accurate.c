@@ -486,8 +486,12 @@ static void acr_cap_check(struct rxe_cc_ctx *cc, u64 now)
 /*
  * An active flow that has sent no data packet and had none waiting
  * (RXE_CC_IN_BACKLOG) for idle_stop_rrps RRPs is idle: its STOP is due
- * (none if its INIT never went) and it is no longer rate limited. A flow
- * its pacer, PAUSE or the peer's window hold is busy.
+ * and it is no longer rate limited. No STOP goes if its INIT never went,
+ * or went only while the peer's CAP was unknown, so that the framework
+ * withheld it (a short flow can end before its first ACK shows CAP): the
+ * contention points never counted the flow, and a STOP would take
+ * another flow's place from them. A flow its pacer, PAUSE or the peer's
+ * window hold is busy.
  */
 static void acr_idle_check(struct rxe_cc_ctx *cc, u64 now)
 {
@@ -500,7 +504,7 @@ static void acr_idle_check(struct rxe_cc_ctx *cc, u64 now)
 		return;
 	s->active = false;
 	s->idle_bytes = 0;
-	if (s->started) {
+	if (s->started && !s->init_withheld) {
 		s->stop_pending = true;
 		s->t_pend = now;
 		s->stop_cr = (u32)s->rate;
