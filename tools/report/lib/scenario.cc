@@ -177,11 +177,10 @@ std::optional<std::pair<double, double>> flow_span(const RunInputs &in, const Fl
 	                 *parse_number(f.end_s) * 1e6 + 5000, 1000);
 }
 
-// Mean wire rate (Mbit/s) of a port's received frames between the first
-// sample at or after T0 and the last at or before T1; nullopt with fewer
-// than two samples.
-std::optional<double> mean_wire_mbps(const std::vector<PortSample> &s, double t0, double t1,
-                                     std::uint64_t overhead, bool with_overhead)
+// The first sample at or after T0 and the last at or before T1, if they
+// are two.
+std::optional<std::pair<std::size_t, std::size_t>> sample_span(const std::vector<PortSample> &s,
+                                                               double t0, double t1)
 {
 	std::optional<std::size_t> a, b;
 	for (std::size_t k = 0; k < s.size(); ++k) {
@@ -191,14 +190,28 @@ std::optional<double> mean_wire_mbps(const std::vector<PortSample> &s, double t0
 		if (t <= t1)
 			b = k;
 	}
-	if (!a || !b || *b <= *a || s[*b].rx_bytes < s[*a].rx_bytes ||
-	    s[*b].rx_frames < s[*a].rx_frames)
+	if (!a || !b || *b <= *a)
 		return std::nullopt;
-	double bytes = static_cast<double>(s[*b].rx_bytes - s[*a].rx_bytes);
+	return std::make_pair(*a, *b);
+}
+
+// Mean wire rate (Mbit/s) of a port's received frames between the first
+// sample at or after T0 and the last at or before T1; nullopt with fewer
+// than two samples.
+std::optional<double> mean_wire_mbps(const std::vector<PortSample> &s, double t0, double t1,
+                                     std::uint64_t overhead, bool with_overhead)
+{
+	const auto span = sample_span(s, t0, t1);
+	if (!span)
+		return std::nullopt;
+	const auto [a, b] = *span;
+	if (s[b].rx_bytes < s[a].rx_bytes || s[b].rx_frames < s[a].rx_frames)
+		return std::nullopt;
+	double bytes = static_cast<double>(s[b].rx_bytes - s[a].rx_bytes);
 	if (with_overhead)
-		bytes += static_cast<double>(s[*b].rx_frames - s[*a].rx_frames) *
+		bytes += static_cast<double>(s[b].rx_frames - s[a].rx_frames) *
 		         static_cast<double>(overhead);
-	return bytes * 8 / static_cast<double>(s[*b].t_us - s[*a].t_us);
+	return bytes * 8 / static_cast<double>(s[b].t_us - s[a].t_us);
 }
 
 void long_short(const RunInputs &in, const Options &opt, std::optional<std::uint64_t> rtt,
@@ -515,18 +528,14 @@ void fairness_steps(const RunInputs &in, const Options &opt, Analysis &A)
 std::optional<double> mean_mbps(const std::vector<PortSample> &s, double t0, double t1,
                                 std::uint64_t PortSample::*field)
 {
-	std::optional<std::size_t> a, b;
-	for (std::size_t k = 0; k < s.size(); ++k) {
-		const double t = static_cast<double>(s[k].t_us);
-		if (t >= t0 && !a)
-			a = k;
-		if (t <= t1)
-			b = k;
-	}
-	if (!a || !b || *b <= *a || s[*b].*field < s[*a].*field)
+	const auto span = sample_span(s, t0, t1);
+	if (!span)
 		return std::nullopt;
-	return static_cast<double>(s[*b].*field - s[*a].*field) * 8 /
-	       static_cast<double>(s[*b].t_us - s[*a].t_us);
+	const auto [a, b] = *span;
+	if (s[b].*field < s[a].*field)
+		return std::nullopt;
+	return static_cast<double>(s[b].*field - s[a].*field) * 8 /
+	       static_cast<double>(s[b].t_us - s[a].t_us);
 }
 
 void step_rates(const RunInputs &in, const Options &opt, Analysis &A)
