@@ -294,6 +294,24 @@ printf 'g incast none\ng incast none --sfc\n%s\n' "$bad_line" >"$TMP/list"
 RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted $bad_line"
 grep -q "list:2: run 'none' appears twice" "$TMP/err" || fail "eval: a label twice in a NAME: $(cat "$TMP/err")"
 
+# paper: NAME TEXT: a bad name, no text, or a NAME no line runs, rejected
+# with the line's number (the last after every line is read: before the
+# VM and build/eval)
+printf 'g incast none\npaper: g/x some text\n%s\n' "$bad_line" >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted a bad paper: name"
+grep -q "list:2: bad name 'g/x'" "$TMP/err" || fail "eval: paper: bad name: $(cat "$TMP/err")"
+printf 'g incast none\npaper: g\n%s\n' "$bad_line" >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted paper: without text"
+grep -q "list:2: expected paper: NAME TEXT" "$TMP/err" || fail "eval: paper: no text: $(cat "$TMP/err")"
+printf 'g incast none --hosts 2\npaper: g Fig. 1\npaper: h Fig. 2\n' >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" --only zz 2>"$TMP/err" && fail "eval accepted paper: for no scenario"
+grep -q "list:3: paper: names 'h', which no line of the list runs" "$TMP/err" ||
+	fail "eval: paper: unknown name: $(cat "$TMP/err")"
+# every scenario of the shipped list says what it reproduces
+for name in $(awk '!/^[[:space:]]*(#|$)/ && $1 != "paper:" { print $1 }' "$TOP/scripts/eval.list" | sort -u); do
+	grep -q "^paper: $name [^ ]" "$TOP/scripts/eval.list" || fail "eval.list: no paper: line for $name"
+done
+
 # the shipped scripts/eval.list: every line accepted (the bad line after
 # them is the first rejected), the PCN runs with their T
 cp "$TOP/scripts/eval.list" "$TMP/list"

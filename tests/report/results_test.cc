@@ -225,5 +225,25 @@ TEST_F(Results, CompareAndIndex)
 	EXPECT_NE(html.find("<img src=\"../rate.png\""), std::string::npos) << html;
 	EXPECT_NE(html.find("<th>dcqcn</th><th>none</th>"), std::string::npos) << html;
 	EXPECT_EQ(html.find("http"), std::string::npos); // self-contained
+	// no paper.txt: no paper line
+	EXPECT_EQ(html.find("class=\"paper\""), std::string::npos) << html;
+
+	// paper.txt (scripts/eval): a paragraph per non-blank line under the
+	// heading, escaped, and the first line beside the scenario's name in
+	// the contents
+	put(cmp / "paper.txt", "HPCC Fig. 9c,d: queue < 2 RTTs & no PFC\n\nsecond line\n");
+	report_index(site.string(), {cmp.string()}, "eval <1>", out);
+	html = get(site / "index.html");
+	std::size_t h2 = html.find("<h2 id=\"incast\">incast</h2>\n");
+	ASSERT_NE(h2, std::string::npos) << html;
+	EXPECT_EQ(html.find("<p class=\"paper\"><b>Paper:</b> HPCC Fig. 9c,d: queue &lt; 2 RTTs "
+	                    "&amp; no PFC</p>\n<p class=\"paper\"><b>Paper:</b> second line</p>\n"),
+	          h2 + std::string("<h2 id=\"incast\">incast</h2>\n").size())
+		<< html;
+	EXPECT_NE(html.find("<li><a href=\"#incast\">incast</a>: HPCC Fig. 9c,d: queue &lt; 2 RTTs "
+	                    "&amp; no PFC</li>"),
+	          std::string::npos)
+		<< html;
+	EXPECT_EQ(html.find("<p class=\"paper\"><b>Paper:</b> </p>"), std::string::npos) << html;
 	fs::remove_all(b);
 }

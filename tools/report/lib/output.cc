@@ -759,16 +759,20 @@ std::string index_html(const std::string &title, const std::vector<IndexScenario
 		"</title>\n<style>\n"
 		"body { font-family: sans-serif; margin: 1em; }\n"
 		"pre { background: #f4f4f4; padding: 0.5em; overflow-x: auto; }\n"
+		"p.paper { margin: 0.2em 0; }\n"
 		"table.plots td { vertical-align: top; padding: 4px; }\n"
 		"table.plots img { width: 100%; max-width: 700px; }\n"
 		"</style>\n</head>\n<body>\n<h1>" +
 		html_escape(title) + "</h1>\n<ul>\n";
 	for (const IndexScenario &s : sc)
 		h += "<li><a href=\"#" + html_escape(s.name) + "\">" + html_escape(s.name) +
-		     "</a></li>\n";
+		     "</a>" + (s.paper.empty() ? "" : ": " + html_escape(s.paper.front())) +
+		     "</li>\n";
 	h += "</ul>\n";
 	for (const IndexScenario &s : sc) {
 		h += "<h2 id=\"" + html_escape(s.name) + "\">" + html_escape(s.name) + "</h2>\n";
+		for (const std::string &l : s.paper)
+			h += "<p class=\"paper\"><b>Paper:</b> " + html_escape(l) + "</p>\n";
 		h += "<p>Results: <a href=\"" + html_escape(s.dir) + "\">" + html_escape(s.dir) +
 		     "</a></p>\n";
 		h += "<pre>" + html_escape(s.comparison_txt) + "</pre>\n";

@@ -84,6 +84,7 @@ struct IndexScenario {
 	std::string name;                   // scenario
 	std::string dir;                    // comparison directory, relative to the page
 	std::string comparison_txt;         // the table
+	std::vector<std::string> paper;     // what it reproduces (paper.txt), a line each
 	std::vector<std::string> cmp_plots; // relative paths of the comparison PNGs
 	std::vector<std::pair<std::string, std::vector<std::string>>>
 		runs; // label, its PNGs (relative)

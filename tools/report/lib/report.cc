@@ -552,6 +552,13 @@ void report_index(const std::string &outdir_in, const std::vector<std::string> &
 				"/comparison.txt: first line is not 'comparison: scenario NAME'");
 		s.name = first.substr(pre.size());
 		s.dir = rel(d);
+		// scripts/eval's paper.txt: the figure and claim, a line each
+		if (is_file(d + "/paper.txt")) {
+			std::istringstream pin(read_file(d + "/paper.txt"));
+			for (std::string l; std::getline(pin, l);)
+				if (l.find_first_not_of(" \t\r") != std::string::npos)
+					s.paper.push_back(l);
+		}
 		for (const char *p : {"rate.png", "queue.png", "queue_cdf.png", "slowdown.png",
 		                      "recovery.png", "drain.png"})
 			if (is_file(d + "/" + p))
