@@ -93,3 +93,55 @@ rxecc_kmake() {
 	grep -qx 'CONFIG_UML=y' "$kdir/.config" 2>/dev/null && arch=(ARCH=um)
 	make -C "$kdir" "${arch[@]}" "$@"
 }
+
+# ---- QEMU (vm-run, distro-run) ----------------------------------------------
+# Paths reach QEMU in two ways. In a QEMU option string (-virtfs path=,
+# -chardev logfile=, -netdev local.path=) a comma separates options, so
+# rxecc_qemu_opt doubles every comma of a path. On the kernel command line,
+# which hands the shares' paths to the guest's init, a space or a quote
+# splits a word: rxecc_qemu_cmdline_path refuses such paths. (um-run has
+# its own, stricter check: UML's command line takes fewer characters.)
+rxecc_qemu_opt() { printf '%s' "${1//,/,,}"; }
+rxecc_qemu_cmdline_path() {
+	[[ $2 != *[[:space:]\"\']* ]] ||
+		rxecc_die "$1 '$2': a path with a space or a quote cannot be passed to the VM"
+}
+
+# The kernel command line's TSC settings under TCG. The guest's TSC is the
+# host's. The guest calibrates its TSC, and then its local APIC timer
+# against the TSC, by counting PIT ticks; on a busy host the vCPU misses
+# ticks, calibration fails ("Unable to calibrate against PIT") and the
+# guest can boot with timers that never fire (RCU stalls). The host's TSC
+# rate is known: x86 Linux derives the delay loop from it, so BogoMIPS is
+# twice the TSC rate in MHz (tsc_early_khz). The TSC must also stay the
+# clocksource: the kernel's clocksource watchdog compares it with the HPET
+# every half second, a vCPU descheduled between the two reads looks like a
+# skew of the TSC, which is then marked unstable and the HPET takes over
+# (seen in about one boot in three). Every clock read
+# (ktime_get_ns(), clock_gettime()) then becomes an emulated MMIO access
+# costing microseconds, which no real host pays: a timestamp per packet cut
+# rxe's throughput by a third, and how fast the tests ran depended on the
+# boot. The TSC is the host's, so it is reliable.
+rxecc_qemu_tsc_append() {
+	local khz
+	khz=$(awk -F: '/^bogomips/ { printf "%d", $2 * 500; exit }' /proc/cpuinfo)
+	[ "${khz:-0}" -le 0 ] || printf ' tsc_early_khz=%s' "$khz"
+	printf ' tsc=reliable'
+}
+
+# rxecc_qemu_exit WHO RC TIMEOUT LOG VMDIR: exit with the status the guest
+# wrote to VMDIR/status; 124 if QEMU's `timeout` (RC) killed it, 125 if
+# the guest ended without a status
+rxecc_qemu_exit() {
+	local who=$1 rc=$2 timeout=$3 log=$4 vmdir=$5 status
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "$who: timed out after ${timeout}s, VM killed (console: $log)" >&2
+		exit 124
+	fi
+	if [ ! -f "$vmdir/status" ]; then
+		echo "$who: the VM ended without reporting a status (qemu exit $rc, console: $log)" >&2
+		exit 125
+	fi
+	read -r status <"$vmdir/status"
+	exit "$status"
+}
