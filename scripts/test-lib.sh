@@ -116,10 +116,12 @@ selftest_count() {
 		}' "$out/kunit.ktap")
 }
 
-# closing_line: what failed and was skipped, then "N passed, N failed[, N
-# skipped]"; returns non-zero if anything failed.
+# closing_line: the time since the runner started, what failed and was
+# skipped, then "N passed, N failed[, N skipped]"; returns non-zero if
+# anything failed.
 closing_line() {
 	echo
+	echo "total: $SECONDS s ($((SECONDS / 60)) min $((SECONDS % 60)) s)"
 	for f in "${failed[@]}"; do echo "failed: $f"; done
 	for s in "${skipped[@]}"; do echo "skipped: $s"; done
 	if [ "$skipn" -gt 0 ]; then
