@@ -87,15 +87,21 @@ static inline void rxe_cc_acked(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 
 /*
  * AckReq limit of the requester (rxe_req.c): upstream, every n-th packet,
- * or this packet, which fills the QP's window.
+ * or this packet, which fills the QP's window; and, for a QP paced so
+ * slowly that upstream's spacing would outlast its transport timeout,
+ * often enough that the ACKs keep the retransmission timer from firing.
  */
 static inline int rxe_cc_ack_limit(const struct rxe_qp *qp, int upstream)
 {
 	u32 n = READ_ONCE(qp->cc.ack_every);
+	u32 p = READ_ONCE(qp->cc.ack_paced);
+	int limit = n ? (int)n - 2 : upstream;
 
 	if (unlikely(READ_ONCE(qp->cc.ackreq)))
 		return -1;
-	return n ? (int)n - 2 : upstream;
+	if (unlikely(p) && (int)p - 2 < limit)
+		limit = (int)p - 2;
+	return limit;
 }
 
 /* IP TOS / traffic class of a packet the QP is about to send. */

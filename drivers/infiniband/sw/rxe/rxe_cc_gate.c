@@ -341,6 +341,42 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
 	return rxe_cc_hold_at(qp, resp, ktime_get_ns());
 }
 
+/*
+ * The requester asks for an ACK every 64 packets or at a message's end
+ * (rxe_req.c), and the retransmission timer fires when no ACK has come
+ * for the QP's transport timeout. A QP paced so slowly that those packets
+ * take longer than the timeout retransmits what is merely slow to go:
+ * 64 packets of 1 KiB take 1.3 s at 400 kbit/s, against the 1.07 s of
+ * the usual timeout exponent 18. So, at such rates, the packets between
+ * two AckReqs may take at most a quarter of the timeout
+ * (rxe_cc_ack_limit()); recomputed when the rate or the timeout changes.
+ */
+static void rxe_cc_ack_bound(struct rxe_qp *qp, u64 rate_bps)
+{
+	struct rxe_cc_qp *cc = &qp->cc;
+	unsigned long tmo = READ_ONCE(qp->qp_timeout_jiffies);
+	u64 quarter_ns, bytes;
+	u32 frame, n = 0;
+
+	if (rate_bps == cc->ack_paced_rate && tmo == cc->ack_paced_tmo)
+		return;
+	cc->ack_paced_rate = rate_bps;
+	cc->ack_paced_tmo = tmo;
+	if (rate_bps && tmo && qp_type(qp) == IB_QPT_RC) {
+		/* 4 s at most: kbit/s times ns stays within 64 bits */
+		quarter_ns = min_t(u64, jiffies_to_nsecs(tmo) / 4,
+				   4ULL * NSEC_PER_SEC);
+		bytes = div_u64(div_u64(rate_bps, 1000) * quarter_ns,
+				8 * USEC_PER_SEC);
+		frame = rxe_cc_wire_bytes(qp, qp->mtu + RXE_BTH_BYTES +
+					  RXE_ICRC_SIZE);
+		bytes = div_u64(bytes, frame);
+		if (bytes <= RXE_MAX_PKT_PER_ACK)
+			n = max_t(u32, bytes, 1);
+	}
+	WRITE_ONCE(cc->ack_paced, n);
+}
+
 /**
  * rxe_cc_sent_at - a data packet was transmitted at a given time
  * @qp: a QP running an algorithm
@@ -413,6 +449,8 @@ VISIBLE_IF_KUNIT void rxe_cc_sent_at(struct rxe_qp *qp,
 	    READ_ONCE(cc->ctx.out.rate_bps) >= rxe->cc.netdev_rate_bps) {
 		if (!READ_ONCE(cc->pacer_fresh))
 			WRITE_ONCE(cc->pacer_fresh, true);
+		if (READ_ONCE(cc->ack_paced))
+			WRITE_ONCE(cc->ack_paced, 0);
 		return;
 	}
 
@@ -444,6 +482,8 @@ VISIBLE_IF_KUNIT void rxe_cc_sent_at(struct rxe_qp *qp,
 		late = cc->range_ns + max(cc->slack_ns, cc->pacer.idle_ns);
 	unused = rxe_cc_pacer_sent(&cc->pacer, now, tx.bytes, late);
 	rxe_cc_pacer_set_rate(&cc->pacer, cc->ctx.out.rate_bps);
+	if (pkt->mask & RXE_REQ_MASK)
+		rxe_cc_ack_bound(qp, cc->ctx.out.rate_bps);
 	/* a QP woken up late keeps its allowance until it has caught up */
 	cc->held = cc->held && !rxe_cc_pacer_hold(&cc->pacer, now);
 	/*

@@ -1241,6 +1241,47 @@ static void gate_window(struct kunit *test)
 	qp->cc.inflight.bytes = 2 * KT_FRAME;
 }
 
+/*
+ * A QP paced so slowly that upstream's AckReq spacing (64 packets) would
+ * outlast a quarter of its transport timeout asks for ACKs more often.
+ */
+static void gate_ack_bound(struct kunit *test)
+{
+	struct kt_env *env = test->priv;
+	struct rxe_qp *qp = env->qp;
+	int up = RXE_MAX_PKT_PER_ACK;
+	struct kt_tx tx;
+	u64 t0 = KT_T0;
+
+	qp->qp_timeout_jiffies = nsecs_to_jiffies(NSEC_PER_SEC);
+	KUNIT_ASSERT_EQ(test, jiffies_to_nsecs(qp->qp_timeout_jiffies),
+			NSEC_PER_SEC);
+	/* 8 Mbit/s: 64 frames take 70 ms, a quarter second 228 frames */
+	kt_gate_start(test, KT_RATE_KBPS, 0);
+	rxe_cc_sent_at(qp, kt_tx(&tx, 0), t0);
+	KUNIT_EXPECT_EQ(test, qp->cc.ack_paced, 0);
+	KUNIT_EXPECT_EQ(test, rxe_cc_ack_limit(qp, up), up);
+	/* 100 kbit/s: a quarter second carries 3125 bytes, two frames */
+	kt_gate_start(test, 100, 0);
+	rxe_cc_sent_at(qp, kt_tx(&tx, 1), t0);
+	KUNIT_EXPECT_EQ(test, qp->cc.ack_paced, 2);
+	KUNIT_EXPECT_EQ(test, rxe_cc_ack_limit(qp, up), 0);
+	/* 10 kbit/s: less than a frame, so every packet asks */
+	kt_gate_start(test, 10, 0);
+	rxe_cc_sent_at(qp, kt_tx(&tx, 2), t0);
+	KUNIT_EXPECT_EQ(test, qp->cc.ack_paced, 1);
+	KUNIT_EXPECT_EQ(test, rxe_cc_ack_limit(qp, up), -1);
+	/* a longer timeout at the same rate: two frames again */
+	qp->qp_timeout_jiffies = nsecs_to_jiffies(10 * NSEC_PER_SEC);
+	rxe_cc_sent_at(qp, kt_tx(&tx, 3), t0);
+	KUNIT_EXPECT_EQ(test, qp->cc.ack_paced, 2);
+	/* no transport timeout: no bound */
+	qp->qp_timeout_jiffies = 0;
+	rxe_cc_sent_at(qp, kt_tx(&tx, 4), t0);
+	KUNIT_EXPECT_EQ(test, qp->cc.ack_paced, 0);
+	KUNIT_EXPECT_EQ(test, rxe_cc_ack_limit(qp, up), up);
+}
+
 /* PAUSE holds the QP until it ends; the pacer's wait comes after it */
 static void gate_pause_then_pacer(struct kunit *test)
 {
@@ -1355,6 +1396,7 @@ static struct kunit_case rxe_cc_gate_cases[] = {
 	KUNIT_CASE(gate_idle_credit),
 	KUNIT_CASE(gate_rate_change_retimes_gap),
 	KUNIT_CASE(gate_window),
+	KUNIT_CASE(gate_ack_bound),
 	KUNIT_CASE(gate_pause_then_pacer),
 	KUNIT_CASE(gate_halt),
 	KUNIT_CASE(gate_retx_ends_int),

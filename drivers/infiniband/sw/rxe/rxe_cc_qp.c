@@ -351,6 +351,10 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 	WRITE_ONCE(cc->ack_dscp, qc->ack_dscp);
 	WRITE_ONCE(cc->ack_every, !ops ? 0 :
 		   (ops->flags & RXE_CC_F_ACK_EVERY) ? 1 : qc->ack_every);
+	/* the next packet sent bounds the AckReq spacing anew */
+	WRITE_ONCE(cc->ack_paced, 0);
+	cc->ack_paced_rate = 0;
+	cc->ack_paced_tmo = 0;
 	/* a new algorithm learns anew whether the peer takes INT */
 	if (!retune)
 		WRITE_ONCE(cc->int_tx, false);
@@ -451,6 +455,9 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	WRITE_ONCE(cc->pacer_fresh, false);
 	WRITE_ONCE(cc->ackreq, false);
 	WRITE_ONCE(cc->ack_every, 0);
+	WRITE_ONCE(cc->ack_paced, 0);
+	cc->ack_paced_rate = 0;
+	cc->ack_paced_tmo = 0;
 	WRITE_ONCE(cc->int_cap, false);
 	WRITE_ONCE(cc->int_tx, false);
 	WRITE_ONCE(cc->tcd, false);

@@ -72,6 +72,11 @@ struct rxe_cc_qp_stats {
  * @cnp_dscp: DSCP of CNPs this QP sends
  * @ack_dscp: DSCP of its ACKs, RXE_CC_DSCP_OWN = the QP's own
  * @ack_every: AckReq on every n-th packet, 0 = upstream policy
+ * @ack_paced: AckReq at least on every n-th packet, so that the packets
+ *	between two AckReqs take at most a quarter of the QP's transport
+ *	timeout at the pacing rate; 0 = no bound (rxe_cc_ack_limit())
+ * @ack_paced_rate: the pacing rate @ack_paced was computed for
+ * @ack_paced_tmo: the transport timeout (jiffies) it was computed for
  * @int_cap: the algorithm uses INT (and the device has an INT port): the
  *	QP's packets carry CAP, and it echoes INT shims into its ACKs
  * @int_tx: the peer announced CAP: request packets carry the INT shim
@@ -120,6 +125,9 @@ struct rxe_cc_qp {
 	u8 cnp_dscp;
 	u8 ack_dscp;
 	u32 ack_every;
+	u32 ack_paced;
+	u64 ack_paced_rate;
+	unsigned long ack_paced_tmo;
 	bool int_cap;
 	bool int_tx;
 	bool tcd;
