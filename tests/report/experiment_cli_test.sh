@@ -172,8 +172,37 @@ printf 'a h0 r 0 duration=2\n' >"$TMP/one.flows"
 "$EXP" --prepare-only -o "$TMP/il3" --flows "$TMP/one.flows" incast_long >/dev/null || fail "incast_long --flows"
 grep -qx 'incast_flows=' "$TMP/il3/meta.env" && grep -qx 'long_flow=' "$TMP/il3/meta.env" ||
 	fail "incast_long --flows kept the roles"
+# mice (HPCC's Fig. 9e,f): the elephants e1 and e2 for --duration from 0,
+# the mice flow m1 -> r from 0.5 s to the end in 1 KB writes one at a time
+# (its own msg and depth in the schedule, the elephants the defaults); its
+# role in meta.env, none in other scenarios' or with --flows
+"$EXP" --prepare-only -o "$TMP/mi" --duration 3 mice >/dev/null || fail "mice rejected"
+[ "$(cat "$TMP/mi/flows.txt")" = "e1 e1 r 0 duration=3
+e2 e2 r 0 duration=3
+mice m1 r 0.500 duration=2.500" ] || fail "mice flows: $(cat "$TMP/mi/flows.txt")"
+[ "$(grep -v '^#' "$TMP/mi/schedule.txt")" = "defaults msg=64000 dscp=26 depth=16
+e1 e1 r 0s duration=3s
+e2 e2 r 0s duration=3s
+mice m1 r 0.500s duration=2.500s msg=1000 depth=1" ] || fail "mice schedule: $(cat "$TMP/mi/schedule.txt")"
+[ "$(cut -d' ' -f1,4 "$TMP/mi/hosts.txt" | tr '\n' ' ')" = "e1 s0:e1 e2 s0:e2 m1 s0:m1 r s0:r " ] ||
+	fail "mice hosts: $(cat "$TMP/mi/hosts.txt")"
+grep -qx 'mice_flow=mice' "$TMP/mi/meta.env" && grep -qx 'bottleneck=s0.r' "$TMP/mi/meta.env" &&
+	grep -qx 'window_mode=all' "$TMP/mi/meta.env" || fail "mice meta: $(cat "$TMP/mi/meta.env")"
+grep -qx 'mice_flow=' "$TMP/il/meta.env" || fail "incast_long has a mice flow"
+"$EXP" --prepare-only -o "$TMP/mi2" --flows "$TMP/one.flows" mice 2>/dev/null && fail "mice --flows: h0 is not a host of mice"
+printf 'a e1 r 0 duration=2\n' >"$TMP/mice.flows"
+"$EXP" --prepare-only -o "$TMP/mi2" --flows "$TMP/mice.flows" mice >/dev/null || fail "mice --flows"
+grep -qx 'mice_flow=' "$TMP/mi2/meta.env" || fail "mice --flows kept the role"
+"$EXP" --prepare-only -o "$TMP/x" --hosts 4 mice 2>"$TMP/err" && fail "mice --hosts 4 accepted"
+grep -q "mice has three senders" "$TMP/err" || fail "mice --hosts: $(cat "$TMP/err")"
+"$EXP" --prepare-only -o "$TMP/x" --duration 1.5 mice 2>"$TMP/err" && fail "mice --duration 1.5 accepted"
+grep -q "mice needs at least 2 seconds" "$TMP/err" || fail "mice --duration 1.5: $(cat "$TMP/err")"
+"$EXP" --prepare-only -o "$TMP/x" --gen perftest mice 2>"$TMP/err" && fail "mice on perftest accepted"
+grep -q "mice runs on the traffic generator" "$TMP/err" || fail "mice --gen perftest: $(cat "$TMP/err")"
+"$EXP" --prepare-only -o "$TMP/x" --size 1MB mice 2>/dev/null && fail "--size accepted for mice"
+[ ! -e "$TMP/x" ] || fail "a rejected mice run created its results directory"
 "$EXP" --prepare-only -o "$TMP/x" nope 2>"$TMP/err" && fail "scenario nope accepted"
-grep -q "long_short, incast_long, parking2, victim_b, groups)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
+grep -q "long_short, incast_long, parking2, victim_b, groups, mice)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
 
 # parking2 (ACCurate's parking lot): h1 .. h(N-1) under s0, hN under s1
 # beside r, every link at --rate, every flow to r for --duration

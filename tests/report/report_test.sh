@@ -393,10 +393,10 @@ case_compare() {
 	local csv=$out/comparison.csv
 	[ -f "$csv" ] || { fail "$csv missing"; return; }
 	expect "comparison.csv header" "$(head -n1 "$csv")" \
-		label,goodput_mbps,jain,util,queue_p50_kb,queue_p99_kb,queue_max_kb,ecn_marks,pfc_sent,pfc_rx,drops,fct_mean_s,jain_step_min,recovery_ms,recovery_rtts,recovery_pre_ms,long_alone_pct,drain_ms,drain_rtts,incast_peak_kb,rate_settle_ms,first_halt_ratio_mean,halt_ratio_p50
+		label,goodput_mbps,jain,util,queue_p50_kb,queue_p99_kb,queue_max_kb,ecn_marks,pfc_sent,pfc_rx,drops,fct_mean_s,jain_step_min,recovery_ms,recovery_rtts,recovery_pre_ms,long_alone_pct,drain_ms,drain_rtts,incast_peak_kb,rate_settle_ms,first_halt_ratio_mean,halt_ratio_p50,mice_p50_us,mice_p99_us,mice_p50_rtts,mice_p99_rtts
 	expect "rows" "$(awk 'END { print NR - 1 }' "$csv")" 2
 	# an incast has none of the scenarios' own figures
-	expect "scenario columns" "$(sed -n 2p "$csv" | cut -d, -f13-)" "n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a"
+	expect "scenario columns" "$(sed -n 2p "$csv" | cut -d, -f13-)" "n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a"
 	expect "row 1" "$(sed -n 2p "$csv" | cut -d, -f1,3,7,12)" dcqcn,0.8000,8.000,n/a
 	expect "row 2" "$(sed -n 3p "$csv" | cut -d, -f1,3,7,12)" nocc,1.0000,1.000,2.500000
 	grep -Eq '^dcqcn +40\.00 +0\.800 ' "$out/comparison.txt" ||

@@ -247,3 +247,134 @@ TEST_F(Results, CompareAndIndex)
 	EXPECT_EQ(html.find("<p class=\"paper\"><b>Paper:</b> </p>"), std::string::npos) << html;
 	fs::remove_all(b);
 }
+
+namespace
+{
+
+// The fixture as the mice scenario, f2 (h2's) the mice flow, and its
+// messages.csv beside h2's flows.csv: 10 messages 300 us apart, completed
+// after 100, 200, .., 1000 us (base RTT 100 us: p50 500 us = 5 RTTs).
+void make_mice(const fs::path &dir, int messages = 10)
+{
+	put(dir / "meta.env", "scenario=mice\nalgo=hpcc\nlink_rate_bps=100000000\n"
+	                      "bottleneck=s0.r\ndata_prio=3\nbase_rtt_ns=100000\nmice_flow=f2\n");
+	std::string m = "flow,msg,bytes,post_ns,complete_ns,qp\n";
+	for (int i = 0; i < messages; ++i)
+		m += "f2," + std::to_string(i) + ",1000," + std::to_string(2000000 + i * 300000) +
+		     "," + std::to_string(2000000 + i * 300000 + (i + 1) * 100000) + ",0\n";
+	put(dir / "traffic/h2/messages.csv", m);
+}
+
+ReportOptions mice_options(bool plots)
+{
+	ReportOptions opt;
+	opt.plots = plots;
+	opt.analysis.scenario.mice_warmup_us = 0;
+	return opt;
+}
+
+std::string report_error(const fs::path &dir, const ReportOptions &opt)
+{
+	std::ostringstream out, err;
+	try {
+		report_one(dir.string(), opt, out, err);
+	} catch (const Error &e) {
+		return e.what();
+	}
+	return "no error";
+}
+
+} // namespace
+
+TEST_F(Results, MiceLatency)
+{
+	make_mice(dir);
+	std::ostringstream out, err;
+	report_one(dir.string(), mice_options(false), out, err);
+	auto s = summary();
+	EXPECT_EQ(s["mice_flow"], "f2");
+	EXPECT_EQ(s["mice_messages"], "10");
+	EXPECT_EQ(s["mice_p50_us"], "500.0");
+	EXPECT_EQ(s["mice_p95_us"], "1000.0");
+	EXPECT_EQ(s["mice_p99_us"], "1000.0");
+	EXPECT_EQ(s["mice_p50_rtts"], "5.00");
+	EXPECT_EQ(s["mice_p99_rtts"], "10.00");
+	EXPECT_NE(out.str().find("mice latency (flow f2:"), std::string::npos) << out.str();
+	// the default warm-up (1 s) leaves out all of these 2.7 ms: an error
+	ReportOptions opt = mice_options(false);
+	opt.analysis.scenario.mice_warmup_us = 1000000;
+	EXPECT_NE(report_error(dir, opt).find("traffic/h2/messages.csv: 0 completed messages of "
+	                                      "flow f2 after its first 1.000 s"),
+	          std::string::npos);
+}
+
+TEST_F(Results, MiceWithoutUsableMessagesWritesNothing)
+{
+	make_mice(dir, 9); // fewer than the 10 it needs
+	EXPECT_NE(report_error(dir, mice_options(false))
+	                  .find("traffic/h2/messages.csv: 9 completed messages of flow f2"),
+	          std::string::npos)
+		<< report_error(dir, mice_options(false));
+	// malformed
+	put(dir / "traffic/h2/messages.csv",
+	    "flow,msg,bytes,post_ns,complete_ns,qp\nf2,0,1000,5,x,0\n");
+	EXPECT_NE(report_error(dir, mice_options(false))
+	                  .find("traffic/h2/messages.csv:2: complete_ns 'x' is not a whole number"),
+	          std::string::npos)
+		<< report_error(dir, mice_options(false));
+	// missing
+	fs::remove(dir / "traffic/h2/messages.csv");
+	EXPECT_NE(report_error(dir, mice_options(false)).find("traffic/h2/messages.csv: missing"),
+	          std::string::npos)
+		<< report_error(dir, mice_options(false));
+	// a mice flow the generator did not run
+	make_mice(dir);
+	put(dir / "meta.env", "scenario=mice\nalgo=hpcc\nlink_rate_bps=100000000\n"
+	                      "bottleneck=s0.r\ndata_prio=3\nmice_flow=nope\n");
+	EXPECT_NE(report_error(dir, mice_options(false))
+	                  .find("traffic: no flow nope (meta.env mice_flow)"),
+	          std::string::npos)
+		<< report_error(dir, mice_options(false));
+	// no generator records at all
+	make_mice(dir);
+	fs::remove_all(dir / "traffic");
+	EXPECT_NE(report_error(dir, mice_options(false))
+	                  .find("traffic: no traffic generator records"),
+	          std::string::npos)
+		<< report_error(dir, mice_options(false));
+	EXPECT_FALSE(fs::exists(dir / "summary.csv"));
+}
+
+TEST_F(Results, MicePlotsAndComparison)
+{
+	if (std::system("gnuplot --version >/dev/null 2>&1") != 0)
+		GTEST_SKIP() << "no gnuplot";
+	make_mice(dir);
+	fs::path b = dir.string() + "-b";
+	fs::copy(dir, b, fs::copy_options::recursive);
+	put(b / "meta.env", "scenario=mice\nalgo=dcqcn\nlink_rate_bps=100000000\n"
+	                    "bottleneck=s0.r\ndata_prio=3\nbase_rtt_ns=200000\nmice_flow=f2\n");
+	std::ostringstream out, err;
+	report_one(dir.string(), mice_options(true), out, err);
+	EXPECT_EQ(get(dir / "mice.png").rfind("\x89PNG", 0), 0u);
+	fs::path cmp = dir / "cmp";
+	report_compare(cmp.string(), {dir.string(), b.string()}, mice_options(true), out, err);
+	EXPECT_EQ(get(cmp / "mice.png").rfind("\x89PNG", 0), 0u);
+	EXPECT_EQ(get(b / "mice.png").rfind("\x89PNG", 0), 0u); // its missing report
+	std::string txt = get(cmp / "comparison.txt");
+	EXPECT_NE(txt.find("dcqcn                 10      500.0     1000.0     1000.0     1000.0 "
+	                   "     200.0     2.50     5.00"),
+	          std::string::npos)
+		<< txt;
+	// the index shows the comparison's and each run's mice.png
+	report_index((dir / "site").string(), {cmp.string()}, "eval", out);
+	std::string html = get(dir / "site/index.html");
+	EXPECT_NE(html.find("<img src=\"../cmp/mice.png\""), std::string::npos) << html;
+	EXPECT_NE(html.find("<img src=\"../mice.png\""), std::string::npos) << html;
+	// a later report of another scenario removes the stale mice.png
+	put(dir / "meta.env", "scenario=incast\nalgo=hpcc\nlink_rate_bps=100000000\n"
+	                      "bottleneck=s0.r\ndata_prio=3\nbase_rtt_ns=100000\n");
+	report_one(dir.string(), mice_options(true), out, err);
+	EXPECT_FALSE(fs::exists(dir / "mice.png"));
+	fs::remove_all(b);
+}

@@ -413,7 +413,7 @@ TEST(Scenario, ComparisonColumnsAndSections)
 		<< head;
 	// hpcc: recovered; slow: n/a (and no Jain per step in this scenario)
 	EXPECT_NE(csv.find("\nhpcc,"), std::string::npos);
-	EXPECT_NE(csv.find(",n/a,25.0,12.5,25.0,100.00,n/a,n/a,n/a,n/a,n/a,n/a\n"),
+	EXPECT_NE(csv.find(",n/a,25.0,12.5,25.0,100.00,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a\n"),
 	          std::string::npos)
 		<< csv;
 	std::string txt = comparison_txt("long_short", runs);
@@ -430,4 +430,261 @@ TEST(Scenario, ComparisonColumnsAndSections)
 	for (CompareRun &r : runs)
 		r.analysis = nullptr;
 	EXPECT_EQ(cmp_focus_gp(c, runs), "");
+}
+
+namespace
+{
+
+// The generator's messages.csv of a mice flow posting a message every
+// 2 ms from 0: messages 0..4 (0..8 ms) fall in a warm-up of 10 ms; 5..13
+// (10..26 ms) completed after 1000, 1100, .., 1700 and 5000 us; 14 (28 ms)
+// never completed. Rows of another flow and a column the report does not
+// read are in between.
+std::string mice_messages_csv()
+{
+	std::string s = "flow,msg,bytes,post_ns,complete_ns,qp\n";
+	for (int i = 0; i <= 14; ++i) {
+		const std::uint64_t post = static_cast<std::uint64_t>(i) * 2000000;
+		const std::uint64_t us =
+			i == 13 ? 5000 : 1000 + 100 * static_cast<std::uint64_t>(i < 5 ? 0 : i - 5);
+		s += "mice," + std::to_string(i) + ",1000," + std::to_string(post) + "," +
+		     (i == 14 ? std::string() : std::to_string(post + us * 1000)) + ",0\n";
+		s += "other," + std::to_string(i) + ",64," + std::to_string(post) + ",,0\n";
+	}
+	return s;
+}
+
+RunInputs mice_run(const std::string &extra = "")
+{
+	RxFn el = [](int) -> std::uint64_t { return 1500; };
+	RxFn mi = [](int) -> std::uint64_t { return 500; };
+	RunInputs in = run("scenario=mice\nmice_flow=mice\n" + extra,
+	                   "e1,e1,r,s0.e1,0,0.1,0,0.012,,ok\nmice,m,r,s0.m,0,0.1,0,0.004,,ok\n",
+	                   ports_csv({{"s0.e1", el}, {"s0.m", mi}}, 100));
+	in.messages_path = "R/traffic/messages.csv";
+	in.mice_messages = parse_messages(in.messages_path, mice_messages_csv(), "mice");
+	return in;
+}
+
+Options mice_opts()
+{
+	Options o = opts();
+	o.scenario.mice_warmup_us = 10000;
+	o.scenario.mice_min_messages = 5;
+	return o;
+}
+
+} // namespace
+
+TEST(Scenario, MiceMessagesParsed)
+{
+	std::vector<MessageRecord> m = parse_messages("M", mice_messages_csv(), "mice");
+	ASSERT_EQ(m.size(), 15u); // the other flow's rows left out
+	EXPECT_EQ(m[5].msg, 5u);
+	EXPECT_EQ(m[5].bytes, 1000u);
+	EXPECT_EQ(m[5].post_ns, 10000000u);
+	EXPECT_EQ(m[5].complete_ns, std::optional<std::uint64_t>(11000000));
+	EXPECT_FALSE(m[14].complete_ns.has_value());
+	EXPECT_TRUE(parse_messages("M", mice_messages_csv(), "nope").empty());
+	// columns by name, in any order
+	m = parse_messages("M", "qp,complete_ns,post_ns,bytes,msg,flow\n0,300,100,1000,0,mice\n",
+	                   "mice");
+	ASSERT_EQ(m.size(), 1u);
+	EXPECT_EQ(*m[0].complete_ns - m[0].post_ns, 200u);
+	// a missing column, a short row, a bad number, a completion before
+	// its post: errors with the file (and line)
+	auto what = [](const std::string &csv) {
+		try {
+			parse_messages("M", csv, "mice");
+		} catch (const Error &e) {
+			return std::string(e.what());
+		}
+		return std::string("no error");
+	};
+	const std::string h = "flow,msg,bytes,post_ns,complete_ns,qp\n";
+	EXPECT_EQ(what("flow,msg,bytes,complete_ns\nmice,0,1,2\n"),
+	          "M: no column 'post_ns' in the header 'flow,msg,bytes,complete_ns'");
+	EXPECT_EQ(what(h + "mice,0,1000,5,6,0\nmice,1,1000\n"), "M:3: expected 6 fields, found 3");
+	EXPECT_EQ(what(h + "mice,0,1000,-5,6,0\n"), "M:2: post_ns '-5' is not a whole number");
+	EXPECT_EQ(what(h + "mice,0,1000,7,6,0\n"), "M:2: complete_ns 6 is before post_ns 7");
+	EXPECT_EQ(what(h + "mice,0,1000,,6,0\n"), "M:2: post_ns is empty");
+}
+
+TEST(Scenario, MiceLatencyAfterTheWarmUp)
+{
+	const std::vector<MessageRecord> msgs = parse_messages("M", mice_messages_csv(), "mice");
+	MiceLatency m = mice_latency("M", "mice", msgs, 10000, 5);
+	// counted: 1000, 1100, .., 1700 and 5000 us (9); p50 the 5th = 1400,
+	// p95 and p99 the 9th = 5000; mean 15800 / 9
+	EXPECT_EQ(m.messages, 9u);
+	EXPECT_EQ(m.warmup, 5u);
+	EXPECT_EQ(m.incomplete, 1u);
+	EXPECT_EQ(m.msg_bytes, 1000u);
+	EXPECT_DOUBLE_EQ(m.us.p50, 1400);
+	EXPECT_DOUBLE_EQ(m.us.p95, 5000);
+	EXPECT_DOUBLE_EQ(m.us.p99, 5000);
+	EXPECT_DOUBLE_EQ(m.us.max, 5000);
+	EXPECT_NEAR(m.us.mean, 15800.0 / 9, 1e-9);
+	ASSERT_EQ(m.points.size(), 9u);
+	EXPECT_DOUBLE_EQ(m.points.front().first, 0.010); // s since the first post
+	EXPECT_DOUBLE_EQ(m.points.front().second, 1000);
+	EXPECT_DOUBLE_EQ(m.points.back().second, 5000);
+	// without a warm-up messages 0..4 count too, 1000 us each: 14
+	// messages, six of 1000 us, p50 the 7th = 1100
+	m = mice_latency("M", "mice", msgs, 0, 5);
+	EXPECT_EQ(m.messages, 14u);
+	EXPECT_EQ(m.warmup, 0u);
+	EXPECT_DOUBLE_EQ(m.us.p50, 1100);
+	// the flow's first post need not be its first row
+	std::vector<MessageRecord> late(msgs.begin() + 1, msgs.end());
+	late.push_back(msgs.front());
+	EXPECT_EQ(mice_latency("M", "mice", late, 10000, 5).warmup, 5u);
+	// fewer counted messages than the minimum, or none at all: an error
+	// naming the file and the flow, never a 0
+	try {
+		mice_latency("M", "mice", msgs, 10000, 10);
+		ADD_FAILURE() << "no error";
+	} catch (const Error &e) {
+		EXPECT_EQ(std::string(e.what()),
+		          "M: 9 completed messages of flow mice after its first 0.010 s (5 posted "
+		          "in them, 1 not completed); the mice latency needs at least 10");
+	}
+	EXPECT_THROW(mice_latency("M", "mice", {}, 0, 1), Error);
+	EXPECT_THROW(mice_latency("M", "mice", msgs, 1e9, 1), Error); // all in the warm-up
+}
+
+TEST(Scenario, MiceSummaryAndText)
+{
+	// base RTT 1 ms: p50 1.40 and p99 5.00 base RTTs. One message alone:
+	// 1000 B + 58 B of headers at 16 Mbit/s = 529 us after the base RTT
+	Analysis a = analyse(mice_run("base_rtt_ns=1000000\n"), mice_opts());
+	EXPECT_EQ(value(a, "mice_flow"), "mice");
+	EXPECT_EQ(value(a, "mice_msg_bytes"), "1000");
+	EXPECT_EQ(value(a, "mice_warmup_s"), "0.010");
+	EXPECT_EQ(value(a, "mice_messages"), "9");
+	EXPECT_EQ(value(a, "mice_warmup_messages"), "5");
+	EXPECT_EQ(value(a, "mice_incomplete_messages"), "1");
+	EXPECT_EQ(value(a, "mice_p50_us"), "1400.0");
+	EXPECT_EQ(value(a, "mice_p95_us"), "5000.0");
+	EXPECT_EQ(value(a, "mice_p99_us"), "5000.0");
+	EXPECT_EQ(value(a, "mice_mean_us"), "1755.6");
+	EXPECT_EQ(value(a, "mice_max_us"), "5000.0");
+	EXPECT_EQ(value(a, "mice_base_rtt_us"), "1000.0");
+	EXPECT_EQ(value(a, "mice_ideal_us"), "1529.0");
+	EXPECT_EQ(value(a, "mice_p50_rtts"), "1.40");
+	EXPECT_EQ(value(a, "mice_p99_rtts"), "5.00");
+	EXPECT_EQ(value(a, "mice_note"), "n/a");
+	EXPECT_NE(a.text.find("latency p50/p95/p99      1400.0 / 5000.0 / 5000.0 us"),
+	          std::string::npos)
+		<< a.text;
+	EXPECT_NE(a.text.find("over the base RTT        p50 1.40, p99 5.00"), std::string::npos)
+		<< a.text;
+	ASSERT_TRUE(a.mice.has_value());
+	EXPECT_DOUBLE_EQ(*a.mice->base_rtt_us, 1000);
+	// the plot data: every counted message, then the CDF (9 values, 1000
+	// us is 1 of 9)
+	const std::string dat = mice_dat(*a.mice);
+	EXPECT_EQ(dat.rfind("# mice: t_s latency_ms\n0.010000 1.0000\n0.012000 1.1000\n", 0), 0u)
+		<< dat;
+	EXPECT_NE(dat.find("\n\n\n# mice: latency_ms fraction\n1.0000 0.111111\n"),
+	          std::string::npos)
+		<< dat;
+	EXPECT_NE(dat.find("\n5.0000 1.000000\n"), std::string::npos) << dat;
+	PlotContext c{"png", "D", "mice / hpcc", "10 ms"};
+	const std::string gp = mice_gp(c, *a.mice);
+	EXPECT_NE(gp.find("set output 'D/mice.png'"), std::string::npos) << gp;
+	EXPECT_NE(gp.find("'D/mice.dat' index 0 using 1:2"), std::string::npos) << gp;
+	EXPECT_NE(gp.find(", 1.0000 with lines dt 2"), std::string::npos) << gp; // base RTT
+	EXPECT_NE(gp.find("set arrow from 1.0000, graph 0 to 1.0000, graph 1"), std::string::npos)
+		<< gp;
+}
+
+TEST(Scenario, MiceWithoutBaseRttOrOk)
+{
+	// no base RTT: the latency, but no ratio, and the note says why; a
+	// mice flow that failed: its completed messages, and the note says so
+	RunInputs in = mice_run();
+	TrafficHost h;
+	TrafficFlow f;
+	f.flow = "mice";
+	f.status = "wc_error:retry_exc_err";
+	h.flows.push_back(f);
+	in.traffic.push_back(h);
+	Analysis a = analyse(in, mice_opts());
+	EXPECT_EQ(value(a, "mice_p50_us"), "1400.0");
+	EXPECT_EQ(value(a, "mice_base_rtt_us"), "n/a");
+	EXPECT_EQ(value(a, "mice_ideal_us"), "n/a");
+	EXPECT_EQ(value(a, "mice_p50_rtts"), "n/a");
+	EXPECT_EQ(value(a, "mice_p99_rtts"), "n/a");
+	EXPECT_EQ(value(a, "mice_note"),
+	          "flow mice ended with status wc_error:retry_exc_err: its completed messages "
+	          "only; no base RTT (base_rtt_ns in meta.env or --base-rtt): latency in RTTs "
+	          "n/a");
+	EXPECT_EQ(mice_gp(PlotContext{"png", "D", "t", "10 ms"}, *a.mice).find("base RTT"),
+	          std::string::npos);
+	// --base-rtt supplies it
+	Options o = mice_opts();
+	o.base_rtt_ns = 2000000;
+	EXPECT_EQ(value(analyse(in, o), "mice_p50_rtts"), "0.70");
+	// no messages read, or too few: an error, not a figure
+	in = mice_run();
+	in.messages_path.clear();
+	EXPECT_THROW(analyse(in, mice_opts()), Error);
+	in = mice_run();
+	o = mice_opts();
+	o.scenario.mice_min_messages = 10;
+	EXPECT_THROW(analyse(in, o), Error);
+	// another scenario (no mice_flow): no mice keys, messages or not
+	in = mice_run();
+	in.set.mice_flow.clear();
+	a = analyse(in, mice_opts());
+	EXPECT_EQ(value(a, "mice_p50_us"), "(no mice_p50_us)");
+	EXPECT_FALSE(a.mice.has_value());
+}
+
+TEST(Scenario, MiceInTheComparison)
+{
+	Analysis a1 = analyse(mice_run("base_rtt_ns=1000000\nalgo=dcqcn\n"), mice_opts());
+	Analysis a2 = analyse(mice_run("label=nortt\n"), mice_opts());
+	std::vector<CompareRun> runs;
+	for (const Analysis *a : {&a1, &a2})
+		runs.push_back({"R", "W" + std::to_string(runs.size() + 1),
+		                parse_summary(summary_csv(*a)), a});
+	std::string csv = comparison_csv(runs);
+	EXPECT_NE(csv.substr(0, csv.find('\n'))
+	                  .find(",halt_ratio_p50,mice_p50_us,mice_p99_us,mice_p50_rtts,"
+	                        "mice_p99_rtts"),
+	          std::string::npos)
+		<< csv;
+	EXPECT_NE(csv.find(",1400.0,5000.0,1.40,5.00\n"), std::string::npos) << csv;
+	EXPECT_NE(csv.find(",1400.0,5000.0,n/a,n/a\n"), std::string::npos) << csv;
+	std::string txt = comparison_txt("mice", runs);
+	EXPECT_NE(txt.find("\nmice latency ("), std::string::npos) << txt;
+	EXPECT_NE(txt.find("dcqcn                  9     1400.0     5000.0     5000.0     5000.0 "
+	                   "    1000.0     1.40     5.00"),
+	          std::string::npos)
+		<< txt;
+	EXPECT_NE(txt.find("nortt                  9     1400.0     5000.0     5000.0     5000.0 "
+	                   "       n/a      n/a      n/a  no base RTT"),
+	          std::string::npos)
+		<< txt;
+	PlotContext c{"png", "D", "t", "10 ms"};
+	std::string gp = cmp_mice_gp(c, runs);
+	EXPECT_NE(gp.find("set output 'D/mice.png'"), std::string::npos) << gp;
+	EXPECT_NE(gp.find("'W1/mice.dat' index 1 using 1:2 with steps lw 2 lc 1 title \"dcqcn\""),
+	          std::string::npos)
+		<< gp;
+	EXPECT_NE(gp.find("'W2/mice.dat' index 1 using 1:2 with steps lw 2 lc 2 title \"nortt\""),
+	          std::string::npos)
+		<< gp;
+	// one base RTT, one dashed line, in the run's colour
+	EXPECT_NE(gp.find("set arrow from 1.0000, graph 0 to 1.0000, graph 1 nohead dt 2 lc 1\n"),
+	          std::string::npos)
+		<< gp;
+	EXPECT_EQ(gp.find("lc 2\n"), std::string::npos) << gp;
+	// other scenarios: no section, no plot
+	Analysis a3 = analyse(long_short_run(230, 2000), opts());
+	std::vector<CompareRun> ls = {{"R", "W", parse_summary(summary_csv(a3)), &a3}};
+	EXPECT_EQ(comparison_txt("long_short", ls).find("mice latency"), std::string::npos);
+	EXPECT_EQ(cmp_mice_gp(c, ls), "");
 }

@@ -30,6 +30,10 @@ struct RunInputs {
 	std::map<std::string, std::string> host_port; // host -> SWITCH.PORTNAME
 	std::vector<TrafficHost> traffic;             // empty without generator records
 	std::vector<MonitorFile> monitors;            // hosts/NAME.monitor.csv
+	// mice: the mice flow's rows of the generator's messages.csv and its
+	// path ("" when not read)
+	std::string messages_path;
+	std::vector<MessageRecord> mice_messages;
 };
 
 struct Options {
@@ -37,7 +41,7 @@ struct Options {
 	std::vector<std::uint64_t> buckets = {100000, 10000000}; // slowdown buckets
 	std::optional<std::uint64_t> base_rtt_ns;                // overrides meta.env
 	std::size_t flow_panels = 8;                             // flows with CC state panels
-	ScenarioOptions scenario;                                // recovery, drain, Jain per step
+	ScenarioOptions scenario; // recovery, drain, mice latency, Jain per step
 };
 
 // ---- pieces (tested one by one) --------------------------------------------
@@ -123,7 +127,8 @@ struct Analysis {
 	std::optional<SlowdownReport> slowdown;
 	std::string slowdown_note; // why there is none
 	std::vector<FlowRateSeries> flow_rates;
-	std::optional<FocusPlot> focus; // the scenario's event (long_short, incast_long)
+	std::optional<FocusPlot> focus;  // the scenario's event (long_short, incast_long)
+	std::optional<MiceLatency> mice; // the mice flow's latencies (mice)
 };
 
 // The SFC totals every summary has (sfc.NAME, 0 without SFC), in order;

@@ -184,6 +184,8 @@ Settings settings_from(const Meta &m)
 	v = m.get("incast_flows");
 	if (check("incast_flows", name_list(v), "a comma-separated list of flow names", true))
 		s.incast_flows = split(v, ',');
+	if (check("mice_flow", is_name(m.get("mice_flow")), "a flow name", true))
+		s.mice_flow = m.get("mice_flow");
 	v = m.get("base_rtt_ns");
 	if (check("base_rtt_ns", digits(v, 1, 12) && *parse_uint(v) > 0,
 	          "a positive time in nanoseconds (at most 12 digits)", true))

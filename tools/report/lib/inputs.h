@@ -59,10 +59,12 @@ struct Settings {
 	std::optional<std::uint64_t> window_start_us, window_end_us;
 	WindowMode window_mode = WindowMode::kActive;
 	std::string victim;
-	// The scenario's roles (long_short, incast_long): the long flow, the
-	// short flow and the incast's flows, "" / empty when not set
+	// The scenario's roles (long_short, incast_long, mice): the long flow,
+	// the short flow, the incast's flows and the mice flow, "" / empty when
+	// not set
 	std::string long_flow, short_flow;
 	std::vector<std::string> incast_flows;
+	std::string mice_flow;
 	// For FCT slowdowns (traffic records)
 	std::optional<std::uint64_t> base_rtt_ns;
 	std::uint64_t mtu_bytes = 1024;

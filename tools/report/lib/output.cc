@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "error.h"
 
@@ -204,6 +205,20 @@ std::string focus_dat(const FocusPlot &f)
 	return out;
 }
 
+std::string mice_dat(const MiceLatency &m)
+{
+	std::string out = "# " + m.flow + ": t_s latency_ms\n";
+	for (const auto &[t, us] : m.points)
+		out += strf("%.6f %.4f\n", t, us / 1e3);
+	out += "\n\n# " + m.flow + ": latency_ms fraction\n";
+	std::vector<double> v;
+	for (const auto &p : m.points)
+		v.push_back(p.second / 1e3);
+	for (const auto &[x, f] : empirical_cdf(v))
+		out += strf("%.4f %.6f\n", x, f);
+	return out;
+}
+
 namespace
 {
 
@@ -246,6 +261,40 @@ std::string focus_gp(const PlotContext &c, const FocusPlot &f)
 		g += strf(", for [i=3:%zu] '' using 1:i with lines lw 1 title columnheader(i)",
 		          f.columns.size() + 1);
 	g += "\n";
+	return g;
+}
+
+std::string mice_gp(const PlotContext &c, const MiceLatency &m)
+{
+	std::string g = header(c, "mice", 1000, 800);
+	const std::string dat = q(c.dir + "/mice.dat");
+	g += strf("set multiplot layout 2,1 title %s\n",
+	          dq(strf("%s: mice latency (flow %s, %llu-byte messages one at a time; %zu after "
+	                  "the first %g s)",
+	                  c.title.c_str(), m.flow.c_str(),
+	                  static_cast<unsigned long long>(m.msg_bytes), m.messages,
+	                  m.warmup_us / 1e6))
+	                  .c_str());
+	g += "set grid\nset key outside right top\n";
+	g += "set title \"each message: completion - post\"\n";
+	g += "set xlabel \"time since the mice flow's first message (s)\"\n";
+	g += "set ylabel \"latency (ms)\"\nset yrange [0:*]\n";
+	g += "plot " + dat + " index 0 using 1:2 with points pt 7 ps 0.3 lc rgb \"blue\" title " +
+	     "\"message\"";
+	if (m.base_rtt_us)
+		g += strf(", %.4f with lines dt 2 lw 2 lc rgb \"red\" title \"base RTT\"",
+		          *m.base_rtt_us / 1e3);
+	g += "\n";
+	g += "set title \"CDF\"\nset xlabel \"latency (ms)\"\n";
+	g += "set ylabel \"fraction of messages\"\nset yrange [0:1.02]\nset xrange [0:*]\n";
+	if (m.base_rtt_us)
+		g += strf("set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lw 2 lc rgb "
+		          "\"red\"\nset label \"base RTT\" at %.4f, graph 0.5 left offset 0.5,0 "
+		          "tc rgb \"red\"\n",
+		          *m.base_rtt_us / 1e3, *m.base_rtt_us / 1e3, *m.base_rtt_us / 1e3);
+	g += "plot " + dat +
+	     " index 1 using 1:2 with steps lw 2 lc rgb \"blue\" title \"latency\"\n";
+	g += "unset multiplot\n";
 	return g;
 }
 
@@ -405,7 +454,9 @@ const std::vector<std::string> kCompareScenarioKeys = {"jain_step_min",  "recove
                                                        "long_alone_pct", "drain_ms",
                                                        "drain_rtts",     "incast_peak_kb",
                                                        "rate_settle_ms", "first_halt_ratio_mean",
-                                                       "halt_ratio_p50"};
+                                                       "halt_ratio_p50", "mice_p50_us",
+                                                       "mice_p99_us",    "mice_p50_rtts",
+                                                       "mice_p99_rtts"};
 
 namespace
 {
@@ -484,6 +535,27 @@ std::string comparison_scenario_txt(const std::vector<CompareRun> &runs)
 			          get_or_na(r, "drain_threshold_kb").c_str(),
 			          get_or_na(r, "drain_ms").c_str(),
 			          get_or_na(r, "drain_rtts").c_str(), n == "n/a" ? "" : n.c_str());
+		}
+	}
+	if (any_has(runs, "mice_p50_us")) {
+		t += strf("\nmice latency (the mice flow's messages, completion - post, after its "
+		          "warm-up; RTTs: over the run's base RTT)\n\n%-14s %9s %10s %10s %10s "
+		          "%10s %10s %8s %8s  %s\n",
+		          "label", "messages", "p50 [us]", "p95 [us]", "p99 [us]", "max [us]",
+		          "base [us]", "p50/base", "p99/base", "note");
+		for (const CompareRun &r : runs) {
+			std::string n = get_or_na(r, "mice_note");
+			t += strf("%-14s %9s %10s %10s %10s %10s %10s %8s %8s  %s\n",
+			          r.summary.at("label").c_str(),
+			          get_or_na(r, "mice_messages").c_str(),
+			          get_or_na(r, "mice_p50_us").c_str(),
+			          get_or_na(r, "mice_p95_us").c_str(),
+			          get_or_na(r, "mice_p99_us").c_str(),
+			          get_or_na(r, "mice_max_us").c_str(),
+			          get_or_na(r, "mice_base_rtt_us").c_str(),
+			          get_or_na(r, "mice_p50_rtts").c_str(),
+			          get_or_na(r, "mice_p99_rtts").c_str(),
+			          n == "n/a" ? "" : n.c_str());
 		}
 	}
 	if (any_has(runs, "rate_settle_ms")) {
@@ -729,6 +801,38 @@ std::string cmp_focus_gp(const PlotContext &c, const std::vector<CompareRun> &ru
 	// the line-rate threshold is common; the drain thresholds differ per run
 	if (first->kind == "recovery")
 		g += focus_lines(*first, x0, x1, false);
+	g += "plot " + plot + "\n";
+	return g;
+}
+
+std::string cmp_mice_gp(const PlotContext &c, const std::vector<CompareRun> &runs)
+{
+	std::string plot, arrows;
+	int k = 0;
+	for (const CompareRun &r : runs) {
+		if (!r.analysis || !r.analysis->mice)
+			continue;
+		++k;
+		const MiceLatency &m = *r.analysis->mice;
+		plot += (plot.empty() ? "" : ", \\\n     ") + q(r.work + "/mice.dat") +
+		        strf(" index 1 using 1:2 with steps lw 2 lc %d title ", k) +
+		        dq(r.summary.at("label"));
+		if (m.base_rtt_us)
+			arrows +=
+				strf("set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lc "
+			             "%d\n",
+			             *m.base_rtt_us / 1e3, *m.base_rtt_us / 1e3, k);
+	}
+	if (plot.empty())
+		return "";
+	std::string g = header(c, "mice", 1000, 500);
+	g += "set title " +
+	     dq(c.title + ": CDF of the mice flow's message latency (dashed: each run's base "
+	                  "RTT)") +
+	     "\n";
+	g += "set xlabel \"latency (ms, log scale)\"\nset logscale x\n";
+	g += "set ylabel \"fraction of messages\"\nset yrange [0:1.02]\n";
+	g += "set grid\nset key outside right top\n" + arrows;
 	g += "plot " + plot + "\n";
 	return g;
 }

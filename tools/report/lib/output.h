@@ -30,6 +30,10 @@ std::string flow_rate_dat(const Analysis &a);
 std::string flow_cc_dat(const Analysis &a, std::vector<std::string> &feedback_labels);
 // the scenario's event (a.focus): "t_s COLUMN..." rows
 std::string focus_dat(const FocusPlot &f);
+// the mice flow's latencies (mice): two blocks (gnuplot "index"), every
+// counted message "t_s latency_ms" (s since the flow's first message), then
+// their CDF "latency_ms fraction"
+std::string mice_dat(const MiceLatency &m);
 
 struct PlotContext {
 	std::string term; // gnuplot terminal ("pngcairo noenhanced font \",10\"")
@@ -47,6 +51,9 @@ std::string flows_gp(const PlotContext &c, const Analysis &a,
                      const std::vector<std::string> &feedback_labels);
 // DIR/KIND.png (recovery or drain) of a.focus, from DIR/focus.dat
 std::string focus_gp(const PlotContext &c, const FocusPlot &f);
+// DIR/mice.png from DIR/mice.dat: latency over time and its CDF, with the
+// base RTT
+std::string mice_gp(const PlotContext &c, const MiceLatency &m);
 
 // ---- comparison ---------------------------------------------------------------
 
@@ -64,9 +71,9 @@ struct CompareRun {
 
 std::string comparison_csv(const std::vector<CompareRun> &runs);
 std::string comparison_txt(const std::string &scenario, const std::vector<CompareRun> &runs);
-// The scenario's own sections of comparison.txt (recovery, drain, the
-// senders' computed rates and ACC's halts, Jain per step), those the runs
-// have figures for.
+// The scenario's own sections of comparison.txt (recovery, drain, mice
+// latency, the senders' computed rates and ACC's halts, Jain per step),
+// those the runs have figures for.
 std::string comparison_scenario_txt(const std::vector<CompareRun> &runs);
 // slowdown per bucket of every run that has one ("" if none has)
 std::string comparison_slowdown_csv(const std::vector<CompareRun> &runs);
@@ -77,6 +84,8 @@ std::string cmp_queue_cdf_gp(const PlotContext &c, const std::vector<CompareRun>
 std::string cmp_slowdown_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
 // KIND.png: the runs' focus plots overlaid ("" when no run has one)
 std::string cmp_focus_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
+// mice.png: the runs' mice latency CDFs overlaid ("" when no run has one)
+std::string cmp_mice_gp(const PlotContext &c, const std::vector<CompareRun> &runs);
 
 // ---- index page ------------------------------------------------------------
 

@@ -177,6 +177,8 @@ void make_run_files(const RunInputs &in, const Analysis &a, const std::string &w
 	}
 	if (a.focus)
 		write_file(work + "/focus.dat", focus_dat(*a.focus));
+	if (a.mice)
+		write_file(work + "/mice.dat", mice_dat(*a.mice));
 	if (!plots)
 		return;
 	PlotContext c{png_terminal(work), work, title_of(in.set), opt.bin_text};
@@ -189,6 +191,8 @@ void make_run_files(const RunInputs &in, const Analysis &a, const std::string &w
 		gnuplot(work + "/flows.gp", flows_gp(c, a, fb), err);
 	if (a.focus && !a.focus->rows.empty())
 		gnuplot(work + "/focus.gp", focus_gp(c, *a.focus), err);
+	if (a.mice)
+		gnuplot(work + "/mice.gp", mice_gp(c, *a.mice), err);
 }
 
 // Copies NAME from WORK into DIR through a temporary name (a reader never
@@ -210,8 +214,8 @@ void install_run(const std::string &work, const std::string &dir, bool plots)
 {
 	const char *always[] = {"summary.csv", "summary.txt"};
 	const char *pngs[] = {"rate.png", "queue.png", "queue_cdf.png"};
-	const char *optional[] = {"slowdown.csv", "slowdown.png", "flows.png", "recovery.png",
-	                          "drain.png"};
+	const char *optional[] = {"slowdown.csv", "slowdown.png", "flows.png",
+	                          "recovery.png", "drain.png",    "mice.png"};
 	for (const char *f : always)
 		install(work, dir, f);
 	if (plots)
@@ -333,6 +337,26 @@ RunInputs load_run(const std::string &dir_in, bool need_flows, Load parts)
 		in.traffic.push_back(
 			parse_traffic(host, fl, read_file(fl), bins, bv, js, read_file(js)));
 	}
+	// mice: the mice flow's per-message records, beside the flows.csv that
+	// holds it (traffic/ or its driver's traffic/HOST/)
+	if (all && !in.set.mice_flow.empty()) {
+		if (tdirs.empty())
+			throw Error(tdir +
+			            ": no traffic generator records (the latency of the mice "
+			            "flow " +
+			            in.set.mice_flow + ", meta.env mice_flow, needs messages.csv)");
+		std::string d;
+		for (std::size_t i = 0; i < tdirs.size() && d.empty(); ++i)
+			for (const TrafficFlow &f : in.traffic[i].flows)
+				if (f.flow == in.set.mice_flow)
+					d = tdirs[i].second;
+		if (d.empty())
+			throw Error(tdir + ": no flow " + in.set.mice_flow +
+			            " (meta.env mice_flow) in the generator's flows.csv");
+		in.messages_path = d + "/messages.csv";
+		in.mice_messages = parse_messages(in.messages_path, read_file(in.messages_path),
+		                                  in.set.mice_flow);
+	}
 	for (const std::string &m : monitors) {
 		std::string host = fs::path(m).filename().string();
 		host.resize(host.size() - std::string(".monitor.csv").size());
@@ -449,6 +473,13 @@ void report_compare(const std::string &outdir_in, const std::vector<std::string>
 			gnuplot(cw + "/focus.gp", fg, err);
 			outs.push_back(kind + ".png");
 		}
+		std::string mg = cmp_mice_gp(c, runs);
+		if (!mg.empty()) {
+			gnuplot(cw + "/mice.gp", mg, err);
+			outs.push_back("mice.png");
+		} else {
+			stale.push_back("mice.png");
+		}
 	}
 	for (const std::string &f : outs)
 		install(cw, outdir, f);
@@ -560,7 +591,7 @@ void report_index(const std::string &outdir_in, const std::vector<std::string> &
 					s.paper.push_back(l);
 		}
 		for (const char *p : {"rate.png", "queue.png", "queue_cdf.png", "slowdown.png",
-		                      "recovery.png", "drain.png"})
+		                      "recovery.png", "drain.png", "mice.png"})
 			if (is_file(d + "/" + p))
 				s.cmp_plots.push_back(rel(d + "/" + p));
 		CsvTable runs = parse_csv(d + "/runs.csv", read_file(d + "/runs.csv"));
@@ -572,7 +603,7 @@ void report_index(const std::string &outdir_in, const std::vector<std::string> &
 			std::vector<std::string> pngs;
 			for (const char *p :
 			     {"rate.png", "queue.png", "queue_cdf.png", "slowdown.png", "flows.png",
-			      "recovery.png", "drain.png"})
+			      "recovery.png", "drain.png", "mice.png"})
 				if (is_file(r.fields[cr] + "/" + p))
 					pngs.push_back(rel(r.fields[cr] + "/" + p));
 			s.runs.emplace_back(r.fields[cl], pngs);

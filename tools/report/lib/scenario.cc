@@ -133,6 +133,47 @@ std::vector<Step> flow_steps(const std::vector<std::tuple<std::string, double, d
 	return out;
 }
 
+MiceLatency mice_latency(const std::string &path, const std::string &flow,
+                         const std::vector<MessageRecord> &msgs, double warmup_us,
+                         std::size_t min_messages)
+{
+	if (msgs.empty())
+		throw Error(path + ": no message of flow " + flow +
+		            " (the mice flow; are its messages recorded?)");
+	MiceLatency m;
+	m.flow = flow;
+	m.msg_bytes = msgs.front().bytes;
+	m.warmup_us = warmup_us;
+	std::uint64_t first = msgs.front().post_ns;
+	for (const MessageRecord &r : msgs)
+		first = std::min(first, r.post_ns);
+	std::vector<double> lat;
+	for (const MessageRecord &r : msgs) {
+		const double since_us = static_cast<double>(r.post_ns - first) / 1e3;
+		if (since_us < warmup_us) {
+			++m.warmup;
+			continue;
+		}
+		if (!r.complete_ns) {
+			++m.incomplete;
+			continue;
+		}
+		const double us = static_cast<double>(*r.complete_ns - r.post_ns) / 1e3;
+		lat.push_back(us);
+		m.points.emplace_back(since_us / 1e6, us);
+	}
+	if (lat.size() < std::max<std::size_t>(min_messages, 1))
+		throw Error(strf("%s: %zu completed messages of flow %s after its first %.3f s "
+		                 "(%zu posted in them, %zu not completed); the mice latency needs "
+		                 "at least %zu",
+		                 path.c_str(), lat.size(), flow.c_str(), warmup_us / 1e6, m.warmup,
+		                 m.incomplete, std::max<std::size_t>(min_messages, 1)));
+	std::sort(m.points.begin(), m.points.end());
+	m.messages = lat.size();
+	m.us = *distribution(std::move(lat));
+	return m;
+}
+
 namespace
 {
 
@@ -448,6 +489,72 @@ void incast_long(const RunInputs &in, const Options &opt, std::optional<std::uin
 	A.focus = std::move(fp);
 }
 
+void mice(const RunInputs &in, const Options &opt, std::optional<std::uint64_t> rtt, Analysis &A)
+{
+	const Settings &set = in.set;
+	const ScenarioOptions &so = opt.scenario;
+	auto kv = [&](const std::string &k, const std::string &v) { A.summary.emplace_back(k, v); };
+	std::string &T = A.text;
+	if (in.messages_path.empty())
+		throw Error(in.results + "/traffic: no messages.csv read for the mice flow " +
+		            set.mice_flow + " (meta.env mice_flow)");
+	MiceLatency m = mice_latency(in.messages_path, set.mice_flow, in.mice_messages,
+	                             so.mice_warmup_us, so.mice_min_messages);
+	std::string status;
+	for (const TrafficHost &h : in.traffic)
+		for (const TrafficFlow &f : h.flows)
+			if (f.flow == set.mice_flow)
+				status = f.status;
+	std::optional<double> ideal_us;
+	if (rtt) {
+		m.base_rtt_us = static_cast<double>(*rtt) / 1e3;
+		const WireModel w{set.link_rate_bps, set.mtu_bytes,
+		                  set.header_bytes + set.overhead};
+		ideal_us = ideal_fct_ns(m.msg_bytes, m.msg_bytes, *rtt, w) / 1e3;
+	}
+	auto rtts = [&](double us) { return m.base_rtt_us ? fmt(us / *m.base_rtt_us, 2) : "n/a"; };
+	std::string note;
+	if (!status.empty() && status != "ok")
+		note = "flow " + set.mice_flow + " ended with status " + status +
+		       ": its completed messages only";
+	if (!rtt)
+		note += std::string(note.empty() ? "" : "; ") +
+		        "no base RTT (base_rtt_ns in meta.env or --base-rtt): latency in RTTs n/a";
+	kv("mice_flow", set.mice_flow);
+	kv("mice_msg_bytes", std::to_string(m.msg_bytes));
+	kv("mice_warmup_s", fmt(so.mice_warmup_us / 1e6, 3));
+	kv("mice_messages", std::to_string(m.messages));
+	kv("mice_warmup_messages", std::to_string(m.warmup));
+	kv("mice_incomplete_messages", std::to_string(m.incomplete));
+	kv("mice_p50_us", fmt(m.us.p50, 1));
+	kv("mice_p95_us", fmt(m.us.p95, 1));
+	kv("mice_p99_us", fmt(m.us.p99, 1));
+	kv("mice_mean_us", fmt(m.us.mean, 1));
+	kv("mice_max_us", fmt(m.us.max, 1));
+	kv("mice_base_rtt_us", m.base_rtt_us ? fmt(*m.base_rtt_us, 1) : "n/a");
+	kv("mice_ideal_us", ideal_us ? fmt(*ideal_us, 1) : "n/a");
+	kv("mice_p50_rtts", rtts(m.us.p50));
+	kv("mice_p99_rtts", rtts(m.us.p99));
+	kv("mice_note", note.empty() ? "n/a" : note);
+	T += strf("mice latency (flow %s: complete_ns - post_ns of its %llu-byte messages; the "
+	          "first %g s after its first message left out)\n",
+	          set.mice_flow.c_str(), static_cast<unsigned long long>(m.msg_bytes),
+	          so.mice_warmup_us / 1e6);
+	T += strf("  %-24s %zu counted (%zu in the warm-up, %zu not completed)\n", "messages",
+	          m.messages, m.warmup, m.incomplete);
+	T += strf("  %-24s %.1f / %.1f / %.1f us (mean %.1f, max %.1f)\n", "latency p50/p95/p99",
+	          m.us.p50, m.us.p95, m.us.p99, m.us.mean, m.us.max);
+	if (rtt) {
+		T += strf("  %-24s %.1f us (one message alone at the line rate: %.1f us)\n",
+		          "base RTT", *m.base_rtt_us, *ideal_us);
+		T += strf("  %-24s p50 %s, p99 %s\n", "over the base RTT", rtts(m.us.p50).c_str(),
+		          rtts(m.us.p99).c_str());
+	}
+	if (!note.empty())
+		T += "  " + note + "\n";
+	A.mice = std::move(m);
+}
+
 void fairness_steps(const RunInputs &in, const Options &opt, Analysis &A)
 {
 	const double settle = opt.scenario.settle_us;
@@ -620,6 +727,8 @@ void analyse_scenario(const RunInputs &in, const Options &opt, Analysis &A)
 		long_short(in, opt, rtt, A);
 	if (!set.long_flow.empty() && !set.incast_flows.empty())
 		incast_long(in, opt, rtt, A);
+	if (!set.mice_flow.empty())
+		mice(in, opt, rtt, A);
 	if (set.scenario == "fairness")
 		fairness_steps(in, opt, A);
 	if (set.scenario == "victim_b")

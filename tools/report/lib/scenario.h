@@ -1,10 +1,12 @@
 // The metrics of particular scenarios (Documentation/rxe-cc/experiments.rst,
 // "Metrics"): the long flow's rate recovery after a short flow (long_short),
 // the queue's peak and drain after an incast into a long flow
-// (incast_long) and Jain's index per step of the fairness staircase. Pure
+// (incast_long), the mice flow's message latency beside two elephants
+// (mice) and Jain's index per step of the fairness staircase. Pure
 // functions over the parsed inputs; analyse() calls analyse_scenario().
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +15,8 @@
 #include <vector>
 
 #include "inputs.h"
+#include "stats.h"
+#include "traffic.h"
 
 namespace rxecc::report
 {
@@ -24,6 +28,8 @@ struct ScenarioOptions {
 	double hold_us = 50000;          // recovered: the mean over this long at the threshold
 	double settle_us = 100000;     // fairness and victim_b steps: left out at each step's start
 	double pre_burst_us = 1000000; // incast_long: the queue's level before the burst
+	double mice_warmup_us = 1000000;    // mice: left out after the flow's first message
+	std::size_t mice_min_messages = 10; // mice: fewer counted messages are an error
 };
 
 // A (time in us, value) series.
@@ -68,6 +74,27 @@ struct Step {
 };
 std::vector<Step> flow_steps(const std::vector<std::tuple<std::string, double, double>> &flows);
 
+// The latency of a mice flow's messages (mice): complete_ns - post_ns of
+// every message that completed and was posted at least WARMUP_US after the
+// flow's first message.
+struct MiceLatency {
+	std::string flow;
+	std::uint64_t msg_bytes = 0; // its first message's size
+	std::size_t messages = 0;    // counted
+	std::size_t warmup = 0;      // left out: posted in the warm-up
+	std::size_t incomplete = 0;  // left out: posted after it, never completed
+	double warmup_us = 0;
+	Distribution us;                               // of the counted latencies, in us
+	std::vector<std::pair<double, double>> points; // (s since the first post, latency us)
+	std::optional<double> base_rtt_us;             // the run's base RTT, for the plots
+};
+
+// MSGS: the flow's rows of messages.csv (PATH, for errors). Throws Error
+// naming PATH and FLOW when MSGS is empty or fewer than MIN_MESSAGES count.
+MiceLatency mice_latency(const std::string &path, const std::string &flow,
+                         const std::vector<MessageRecord> &msgs, double warmup_us,
+                         std::size_t min_messages);
+
 // ---- the analysis -----------------------------------------------------------
 
 // A plot of one scenario's event: the value against the time since the
@@ -96,6 +123,8 @@ struct FlowPort {
 };
 std::vector<FlowPort> flow_ports(const RunInputs &in);
 
+// mice: the latency of meta.env's mice_flow from IN.mice_messages (summary
+// keys mice_*; throws Error when they cannot give one).
 // victim_b: every flow's rate (Mbit/s of payload bytes at its flow_ports
 // port) in every step of flows.csv's starts and ends, the first SETTLE_US
 // of each step left out: summary keys step.K.start_s, step.K.end_s and

@@ -406,6 +406,33 @@ std::uint64_t probe_rtt_ns(const std::string &path, std::string_view messages_cs
 	return static_cast<std::uint64_t>(nearest_rank(lat, 50));
 }
 
+std::vector<MessageRecord> parse_messages(const std::string &path, std::string_view messages_csv,
+                                          const std::string &flow)
+{
+	CsvTable t = parse_csv(path, messages_csv);
+	const std::size_t cf = t.need_column("flow"), cm = t.need_column("msg"),
+			  cb = t.need_column("bytes"), cp = t.need_column("post_ns"),
+			  cc = t.need_column("complete_ns");
+	std::vector<MessageRecord> out;
+	for (const CsvRow &r : t.rows) {
+		if (r.fields.size() != t.header.size())
+			throw Error(strf("%s: expected %zu fields, found %zu", t.where(r).c_str(),
+			                 t.header.size(), r.fields.size()));
+		if (r.fields[cf] != flow)
+			continue;
+		MessageRecord m;
+		m.msg = need_uint(t, r, cm, "msg");
+		m.bytes = need_uint(t, r, cb, "bytes");
+		m.post_ns = need_uint(t, r, cp, "post_ns");
+		m.complete_ns = opt_uint(t, r, cc, "complete_ns");
+		if (m.complete_ns && *m.complete_ns < m.post_ns)
+			throw Error(t.where(r) + ": complete_ns " + r.fields[cc] +
+			            " is before post_ns " + r.fields[cp]);
+		out.push_back(m);
+	}
+	return out;
+}
+
 // ---- clocks -----------------------------------------------------------------
 
 Alignment align_clocks(const std::vector<TrafficHost> &hosts, std::uint64_t fabric_t0_ns,

@@ -174,6 +174,20 @@ std::string flows_csv_from_traffic(const std::vector<TrafficHost> &hosts, const 
 // fewer than 5 messages completed.
 std::uint64_t probe_rtt_ns(const std::string &path, std::string_view messages_csv);
 
+// One row of the generator's messages.csv (traffic.rst, "Records").
+struct MessageRecord {
+	std::uint64_t msg = 0, bytes = 0, post_ns = 0;
+	std::optional<std::uint64_t> complete_ns; // empty: it did not complete
+};
+
+// The rows of FLOW in a messages.csv, in file order; the columns flow, msg,
+// bytes, post_ns and complete_ns are read by name, others are ignored.
+// Throws Error (with the line) on a missing column, a row with another
+// number of fields than the header, a field that is not a whole number
+// (complete_ns may be empty) or a completion before its post.
+std::vector<MessageRecord> parse_messages(const std::string &path, std::string_view messages_csv,
+                                          const std::string &flow);
+
 // ---- CC state per flow ----------------------------------------------------
 
 // What a state column means for the plots.
