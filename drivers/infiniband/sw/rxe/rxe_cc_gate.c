@@ -349,31 +349,53 @@ bool rxe_cc_hold_slow(struct rxe_qp *qp, bool resp)
  * 64 packets of 1 KiB take 1.3 s at 400 kbit/s, against the 1.07 s of
  * the usual timeout exponent 18. So, at such rates, the packets between
  * two AckReqs may take at most a quarter of the timeout
- * (rxe_cc_ack_limit()); recomputed when the rate or the timeout changes.
+ * (rxe_cc_ack_limit()).
  */
+/* a quarter of the QP's transport timeout (4 s at most), and its frame */
+static u64 rxe_cc_ack_quarter(struct rxe_qp *qp, unsigned long tmo, u32 *frame)
+{
+	*frame = rxe_cc_wire_bytes(qp, qp->mtu + RXE_BTH_BYTES + RXE_ICRC_SIZE);
+	/* 4 s at most: kbit/s times ns stays within 64 bits */
+	return min_t(u64, jiffies_to_nsecs(tmo) / 4, 4ULL * NSEC_PER_SEC);
+}
+
 static void rxe_cc_ack_bound(struct rxe_qp *qp, u64 rate_bps)
 {
 	struct rxe_cc_qp *cc = &qp->cc;
 	unsigned long tmo = READ_ONCE(qp->qp_timeout_jiffies);
 	u64 quarter_ns, bytes;
-	u32 frame, n = 0;
+	u32 frame, n;
 
-	if (rate_bps == cc->ack_paced_rate && tmo == cc->ack_paced_tmo)
+	/*
+	 * Per timeout and MTU, the rate from which a quarter of the timeout
+	 * carries more than upstream's spacing: no bound there, decided by
+	 * a compare (HPCC's rate changes with every ACK).
+	 */
+	if (tmo != cc->ack_paced_tmo || qp->mtu != cc->ack_paced_mtu) {
+		cc->ack_paced_tmo = tmo;
+		cc->ack_paced_mtu = qp->mtu;
+		cc->ack_paced_rate = 0;
+		cc->ack_paced_max_bps = 0;
+		if (tmo && qp_type(qp) == IB_QPT_RC) {
+			quarter_ns = rxe_cc_ack_quarter(qp, tmo, &frame);
+			cc->ack_paced_max_bps = 1000 *
+				DIV64_U64_ROUND_UP((u64)(RXE_MAX_PKT_PER_ACK + 1) *
+						   frame * 8 * USEC_PER_SEC,
+						   quarter_ns);
+		}
+	}
+	if (!rate_bps || rate_bps >= cc->ack_paced_max_bps) {
+		if (cc->ack_paced)
+			WRITE_ONCE(cc->ack_paced, 0);
+		cc->ack_paced_rate = 0;
+		return;
+	}
+	if (rate_bps == cc->ack_paced_rate)
 		return;
 	cc->ack_paced_rate = rate_bps;
-	cc->ack_paced_tmo = tmo;
-	if (rate_bps && tmo && qp_type(qp) == IB_QPT_RC) {
-		/* 4 s at most: kbit/s times ns stays within 64 bits */
-		quarter_ns = min_t(u64, jiffies_to_nsecs(tmo) / 4,
-				   4ULL * NSEC_PER_SEC);
-		bytes = div_u64(div_u64(rate_bps, 1000) * quarter_ns,
-				8 * USEC_PER_SEC);
-		frame = rxe_cc_wire_bytes(qp, qp->mtu + RXE_BTH_BYTES +
-					  RXE_ICRC_SIZE);
-		bytes = div_u64(bytes, frame);
-		if (bytes <= RXE_MAX_PKT_PER_ACK)
-			n = max_t(u32, bytes, 1);
-	}
+	quarter_ns = rxe_cc_ack_quarter(qp, tmo, &frame);
+	bytes = div_u64(div_u64(rate_bps, 1000) * quarter_ns, 8 * USEC_PER_SEC);
+	n = max_t(u32, div_u64(bytes, frame), 1);
 	WRITE_ONCE(cc->ack_paced, n);
 }
 

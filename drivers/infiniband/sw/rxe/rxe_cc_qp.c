@@ -355,6 +355,8 @@ static int rxe_cc_qp_install(struct rxe_qp *qp, struct rxe_cc_qp_conf *qc,
 	WRITE_ONCE(cc->ack_paced, 0);
 	cc->ack_paced_rate = 0;
 	cc->ack_paced_tmo = 0;
+	cc->ack_paced_mtu = 0;
+	cc->ack_paced_max_bps = 0;
 	/* a new algorithm learns anew whether the peer takes INT */
 	if (!retune)
 		WRITE_ONCE(cc->int_tx, false);
@@ -458,6 +460,8 @@ static void rxe_cc_qp_stop(struct rxe_qp *qp, bool destroy)
 	WRITE_ONCE(cc->ack_paced, 0);
 	cc->ack_paced_rate = 0;
 	cc->ack_paced_tmo = 0;
+	cc->ack_paced_mtu = 0;
+	cc->ack_paced_max_bps = 0;
 	WRITE_ONCE(cc->int_cap, false);
 	WRITE_ONCE(cc->int_tx, false);
 	WRITE_ONCE(cc->tcd, false);

@@ -77,6 +77,8 @@ struct rxe_cc_qp_stats {
  *	timeout at the pacing rate; 0 = no bound (rxe_cc_ack_limit())
  * @ack_paced_rate: the pacing rate @ack_paced was computed for
  * @ack_paced_tmo: the transport timeout (jiffies) it was computed for
+ * @ack_paced_mtu: the path MTU it was computed for
+ * @ack_paced_max_bps: from this rate on, no bound (0: none at any rate)
  * @int_cap: the algorithm uses INT (and the device has an INT port): the
  *	QP's packets carry CAP, and it echoes INT shims into its ACKs
  * @int_tx: the peer announced CAP: request packets carry the INT shim
@@ -128,6 +130,8 @@ struct rxe_cc_qp {
 	u32 ack_paced;
 	u64 ack_paced_rate;
 	unsigned long ack_paced_tmo;
+	u32 ack_paced_mtu;
+	u64 ack_paced_max_bps;
 	bool int_cap;
 	bool int_tx;
 	bool tcd;
