@@ -588,8 +588,10 @@ public:
 
 	size_t on_event(int, uint32_t, size_t budget, const RxFn &rx) override
 	{
+		// A kernel timestamp ahead of the caller's clock is the caller's
+		// to clamp (Runner::loop): reading the clock here would cost a
+		// system call per wake-up.
 		size_t done = 0;
-		uint64_t now = 0;
 		while (done < budget) {
 			auto *h = reinterpret_cast<tpacket2_hdr *>(rx_frame(rx_idx_));
 			if (!(__atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER))
@@ -616,10 +618,6 @@ public:
 				              h->tp_nsec;
 				uint64_t mono = static_cast<uint64_t>(static_cast<int64_t>(ts) -
 				                                      real_minus_mono_);
-				if (now == 0)
-					now = mono_ns();
-				if (mono > now)
-					mono = now;
 				stats_.rx_frames++;
 				// The ring frame is ours until it goes back to the
 				// kernel: the checksum is completed in place.

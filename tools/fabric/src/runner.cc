@@ -91,7 +91,7 @@ private:
 	Time now() const { return mono_ns() - start_; }
 	void advance(Time t);
 	void move_model(Time t);
-	void deliver();
+	void deliver(Time t);
 	void flush_csv(bool force);
 	std::string answer(ControlRequest r);
 	bool finish(std::string &err);
@@ -211,9 +211,8 @@ void Runner::move_model(Time t)
 	}
 }
 
-void Runner::deliver()
+void Runner::deliver(Time t)
 {
-	Time t = now();
 	for (auto &p : ports_) {
 		p.blocked = false;
 		bool any = false;
@@ -272,8 +271,12 @@ int Runner::loop()
 	std::fflush(stdout);
 
 	epoll_event events[64];
+	// The clock is read twice per wake-up, not per step: a system call
+	// can cost a hundred microseconds (User-Mode Linux).  t is the time
+	// of the wake-up: frames read then are clamped to it, and what is due
+	// by then is delivered.
+	Time t = now();
 	while (!stop_) {
-		Time t = now();
 		// A run with --duration ends at exactly its end time, however
 		// late this wake-up is: no sample (nor model time) beyond it.
 		if (t >= end_) {
@@ -281,9 +284,11 @@ int Runner::loop()
 			break;
 		}
 		advance(t);
-		deliver();
+		deliver(t);
 
-		Time wake = std::min({fabric_.next_event_time(), next_sample_, end_});
+		// Samples need no wake-up of their own: advance() takes each at
+		// its nominal time, however late it runs.
+		Time wake = std::min(fabric_.next_event_time(), end_);
 		bool blocked = false;
 		for (const auto &p : ports_) {
 			wake = std::min(wake, p.pending.next_ns());
@@ -303,6 +308,7 @@ int Runner::loop()
 			std::fprintf(stderr, "rxecc-fabric: epoll: %s\n", std::strerror(errno));
 			return 1;
 		}
+		t = now();
 		for (int i = 0; i < n; i++) {
 			uint64_t tag = events[i].data.u64 >> 32;
 			int fd = static_cast<int>(events[i].data.u64 & 0xffffffffu);
@@ -311,17 +317,16 @@ int Runner::loop()
 				while (read(sfd_, &si, sizeof(si)) == sizeof(si))
 					stop_ = true;
 			} else if (tag == (kTagControl >> 32)) {
-				control_.on_event(fd, events[i].events, now(),
+				control_.on_event(fd, events[i].events, t,
 				                  [this](ControlRequest r) { return answer(r); });
 			} else {
 				size_t idx = static_cast<size_t>(tag - kTagPortBase);
 				ExtPort &p = ports_[idx];
-				Time rx_now = now();
 				p.io->on_event(fd, events[i].events, kRxBudget,
 				               [&](const uint8_t *d, size_t len, uint64_t mono) {
 						       Time ft = mono > start_ ? mono - start_ : 0;
-						       if (ft > rx_now)
-							       ft = rx_now;
+						       if (ft > t)
+							       ft = t;
 						       advance(ft);
 						       frames_in_++;
 						       fabric_.on_ingress(
@@ -331,7 +336,7 @@ int Runner::loop()
 					       });
 			}
 		}
-		control_.expire(now());
+		control_.expire(t);
 	}
 	std::string err;
 	if (!finish(err)) {
@@ -345,7 +350,7 @@ bool Runner::finish(std::string &err)
 {
 	Time t = o_.duration_ns && now() > *o_.duration_ns ? *o_.duration_ns : now();
 	advance(t);
-	deliver();
+	deliver(t);
 	for (auto &p : ports_) {
 		p.io->set_unsent(p.pending.size());
 		p.io->collect();
