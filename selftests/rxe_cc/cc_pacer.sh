@@ -62,7 +62,7 @@ paced_run() {
 	# measurement below finds out if it never did)
 	wait_until 60 eval '[ $(($(ip netns exec "$rxns" cat "$f") - b0)) -gt 300000 ]'
 	sleep 0.5
-	"$STALLPROBE" --allow-us "${ALLOW_US:-2000}" "$secs" >"$TMP/$tag.stall" &
+	"$STALLPROBE" --syscalls 0 --allow-us "${ALLOW_US:-2000}" "$secs" >"$TMP/$tag.stall" &
 	local ppid=$!
 	# hw counters are shown in the initial namespace's sysfs only
 	r=$(wire_rate "$rxns" "$rxif" "$secs" 0 \

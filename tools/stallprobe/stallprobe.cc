@@ -7,14 +7,20 @@
 // It measures the machine, not the code under test: selftests compare a
 // timer-driven sender's shortfall with it (selftests/rxe_cc/cc_pacer.sh),
 // and scripts/testbed-table compares testbeds by its wake-up lateness.
+// It also times a system call that does nothing (getppid): on User-Mode
+// Linux each of a guest process's costs a round trip through the kernel's
+// ptrace tracer, which bounds what a process that makes many (the software
+// fabric inside the guest) can do.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <thread>
 #include <time.h>
+#include <unistd.h>
 #include <vector>
 
 namespace
@@ -70,6 +76,15 @@ void probe(unsigned cpu, std::uint64_t end, std::uint64_t period, std::uint64_t 
 	}
 }
 
+// The mean cost of a getppid() in us, over n calls made back to back.
+double syscall_us(unsigned n)
+{
+	std::uint64_t t0 = now_ns();
+	for (unsigned i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return static_cast<double>(now_ns() - t0) / 1e3 / n;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -78,7 +93,8 @@ int main(int argc, char **argv)
 		"rxecc-stallprobe: the share of a window in which a sleeping task could not run on "
 		"time, per CPU and on average (one pinned thread per CPU). Prints "
 		"'stalled SHARE' (0..1, the mean over the CPUs), per-CPU details and "
-		"'lateness_us P50 P99' of every wake-up."};
+		"'lateness_us P50 P99' of every wake-up, then 'syscall_us MEAN', what a system "
+		"call that does nothing costs here."};
 	double seconds = 1, period_us = 1000, allow_us = 2000;
 	app.add_option("seconds", seconds, "the window in seconds")
 		->required()
@@ -87,6 +103,10 @@ int main(int argc, char **argv)
 		->check(CLI::Range(10.0, 1e6));
 	app.add_option("--allow-us", allow_us, "lateness not counted as stalled (default 2000)")
 		->check(CLI::Range(0.0, 1e7));
+	unsigned syscalls = 20000;
+	app.add_option("--syscalls", syscalls,
+	               "system calls timed after the window, 0 for none (default 20000)")
+		->check(CLI::Range(0u, 10000000u));
 	CLI11_PARSE(app, argc, argv);
 
 	unsigned n = std::thread::hardware_concurrency();
@@ -115,5 +135,7 @@ int main(int argc, char **argv)
 		all.insert(all.end(), r.late_ns.begin(), r.late_ns.end());
 	double p50 = quantile_us(all, 0.5), p99 = quantile_us(all, 0.99);
 	std::printf("lateness_us %.1f %.1f\n", p50, p99);
+	if (syscalls > 0)
+		std::printf("syscall_us %.2f\n", syscall_us(syscalls));
 	return 0;
 }
