@@ -6,9 +6,11 @@
 #   - in the VM (default): every host is a network namespace whose "eth0" is
 #     a veth; its peer lives in the fabric's namespace under the host's
 #     name, and rxecc-fabric runs there (attach=if:NAME in the topology);
-#   - on the host (scripts/vm-run --fabric-nics N): every host namespace
-#     gets one of the VM's virtio NICs as "eth0", and rxecc-fabric runs
-#     natively beside QEMU, started and queried through scripts/fabric-agent.
+#   - on the host (scripts/vm-run or scripts/um-run --fabric-nics N): every
+#     host namespace gets one of the VM's NICs as "eth0" (virtio under
+#     QEMU, a tap device of this machine under User-Mode Linux), and
+#     rxecc-fabric runs natively beside the VM, started and queried through
+#     scripts/fabric-agent.
 #     Topologies are written the same way (attach=if:NAME); the agent maps
 #     NAME to the NIC the host got.
 
