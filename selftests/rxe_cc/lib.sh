@@ -127,6 +127,14 @@ cleanup() {
 	done
 	_bg_pids=()
 	_netns=()
+	# a failed test leaves its files (experiment results among them) in
+	# the runner's output directory, for the run's log to be read with
+	if [ "$_failures" -gt 0 ] && [ -n "${RXECC_OUT:-}" ] && [ -d "$TMP" ]; then
+		mkdir -p "$RXECC_OUT/failed" &&
+			rm -rf "$RXECC_OUT/failed/$TEST_NAME" &&
+			cp -r "$TMP" "$RXECC_OUT/failed/$TEST_NAME" &&
+			echo "# kept: $RXECC_OUT/failed/$TEST_NAME"
+	fi
 	rm -rf "$TMP"
 }
 
