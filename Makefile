@@ -56,8 +56,7 @@ deps:
 	@scripts/install-deps
 
 user: deps
-	@cmake -S $(TOP) -B $(BUILD)/user -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-	@cmake --build $(BUILD)/user -j$$(nproc)
+	@scripts/user-build $(BUILD)/user
 
 kernel: deps
 	@scripts/kernel-build
@@ -80,7 +79,7 @@ ifeq ($(TESTBED),qemu)
 	@scripts/vm-run --fabric-nics 8 --timeout 4200 --out $(BUILD)/selftest -- selftests/rxe_cc/run.sh $(T)
 else ifeq ($(TESTBED),um)
 	@RXECC_ARCH=um scripts/module-build >/dev/null
-	@scripts/um-run --timeout 4200 --out $(BUILD)/selftest-um -- selftests/rxe_cc/run.sh $(T)
+	@scripts/um-run --fabric-nics 8 --timeout 4200 --out $(BUILD)/selftest-um -- selftests/rxe_cc/run.sh $(T)
 else
 	$(error TESTBED must be um or qemu, not '$(TESTBED)')
 endif

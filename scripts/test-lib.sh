@@ -14,10 +14,9 @@ sk() { skipn=$((skipn + 1)); skipped+=("$1"); echo "SKIP: $1"; }
 step() { echo; echo "==== $* ===="; }
 
 # build_user: configure and build the userspace tools and unit tests in
-# build/user (logs in build/user-{cmake,build}.log).
+# build/user through scripts/user-build (log in build/user-build.log).
 build_user() {
-	cmake -S "$RXECC_TOP" -B "$B/user" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$B/user-cmake.log" 2>&1 &&
-		cmake --build "$B/user" -j"$(nproc)" >"$B/user-build.log" 2>&1
+	"$RXECC_TOP/scripts/user-build" "$B/user" >"$B/user-build.log" 2>&1
 }
 
 # selftests RUNNER KDIR OUT SELECT WHAT [RUNNER_OPTION...]: run.sh SELECT
