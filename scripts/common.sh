@@ -145,3 +145,24 @@ rxecc_qemu_exit() {
 	read -r status <"$vmdir/status"
 	exit "$status"
 }
+
+# The fabric agent beside a test VM (scripts/fabric-agent), for vm-run and
+# um-run. rxecc_agent_start DIR N WHERE starts it in the background (WHERE:
+# a socket directory or tap:PREFIX); rxecc_agent_stop ends it and waits for
+# it, and does nothing if none runs (an EXIT trap may call it twice).
+RXECC_AGENT_PID=
+rxecc_agent_start() {
+	"$RXECC_TOP/scripts/fabric-agent" "$@" &
+	RXECC_AGENT_PID=$!
+	RXECC_AGENT_DIR=$1
+}
+rxecc_agent_stop() {
+	[ -n "$RXECC_AGENT_PID" ] || return 0
+	# the agent's loop ends when its ready file goes; the signal alone was
+	# once lost (bash took it between two commands and never ran the
+	# trap) and left vm-run waiting forever
+	rm -f "$RXECC_AGENT_DIR/ready"
+	kill -TERM "$RXECC_AGENT_PID" 2>/dev/null
+	wait "$RXECC_AGENT_PID" 2>/dev/null
+	RXECC_AGENT_PID=
+}
