@@ -80,6 +80,7 @@ d=$TMP/dumbbell
 	fairness >/dev/null || die "experiment --prepare-only dumbbell"
 "$RXECC_TOP/scripts/experiment-vm" "$d" | sed "s/^/# dumbbell: /"
 check "dumbbell: every flow completed" test "${PIPESTATUS[0]}" = 0
+log_lateness dumbbell "$d"
 "$RXECC_TOP/scripts/report" --no-plots "$d" >/dev/null || fail "dumbbell: rxecc-report"
 sv() { awk -F, -v k="$1" '$1 == k { print $2; f = 1 } END { exit !f }' "$d/summary.csv"; }
 for f in a1 a2 b c; do

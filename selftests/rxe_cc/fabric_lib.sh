@@ -395,6 +395,22 @@ sender_capacity() {
 	echo "$rate"
 }
 
+# log_lateness TAG DIR: log how late the fabric of the run in DIR delivered
+# frames (p50/p99/max against their due times, summary.flat). A diagnostic
+# of the testbed, not a verdict: a late fabric serves its links below their
+# rates and lets queues grow that the algorithm did not cause.
+log_lateness() {
+	local f=$2/fabric/summary.flat p50 p99 max
+	p50=$(awk '$1 == "delivery_lateness_us.p50" { print $2 }' "$f" 2>/dev/null)
+	p99=$(awk '$1 == "delivery_lateness_us.p99" { print $2 }' "$f" 2>/dev/null)
+	max=$(awk '$1 == "delivery_lateness_us.max" { print $2 }' "$f" 2>/dev/null)
+	if [ -n "$p50" ] && [ -n "$p99" ] && [ -n "$max" ]; then
+		log "$1: fabric delivery lateness p50/p99/max $p50/$p99/$max us"
+	else
+		log "$1: fabric delivery lateness: not in $f"
+	fi
+}
+
 # scenario_run TAG PORT OPTIONS...: scripts/experiment --prepare-only
 # OPTIONS (a scenario among them) in $TMP/TAG, then scripts/experiment-vm,
 # its output logged with TAG; checks that every flow completed and that the
@@ -408,6 +424,7 @@ scenario_run() {
 		die "experiment --prepare-only ($tag)"
 	"$RXECC_TOP/scripts/experiment-vm" "$r" | sed "s/^/# $tag: /"
 	check "$tag: every flow completed" test "${PIPESTATUS[0]}" = 0
+	log_lateness "$tag" "$r"
 	R=$r
 	PEAK=$(flat_value "$r/fabric/summary.flat" "$port.q$RXECC_DATA_PRIO.max_queue_bytes") ||
 		fail "$tag: no queue maximum"
@@ -436,6 +453,7 @@ incast_run() {
 	set -- "$tag"
 	"$RXECC_TOP/scripts/experiment-vm" "$r" | sed "s/^/# $1: /"
 	check "$1: every flow completed" test "${PIPESTATUS[0]}" = 0
+	log_lateness "$1" "$r"
 	QMAX=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.max_queue_bytes") ||
 		fail "$1: no queue maximum"
 	Q99=$(flat_value "$r/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.queue_bytes_p99") ||
@@ -468,6 +486,7 @@ victim_run() {
 		die "experiment --prepare-only victim ($tag)"
 	"$RXECC_TOP/scripts/experiment-vm" "$r" | sed "s/^/# $tag: /"
 	check "$tag: every flow completed" test "${PIPESTATUS[0]}" = 0
+	log_lateness "$tag" "$r"
 	R=$r
 	# data periods (flows/NAME.data: fabric seconds): the victim alone
 	# until the first incast flow sends, then all of them together
