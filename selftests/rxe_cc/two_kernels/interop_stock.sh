@@ -43,8 +43,10 @@ stock) me=2 peer=1 ;;
 *) die "usage: interop_stock.sh cc|stock" ;;
 esac
 MY_IP=10.78.0.$me PEER_IP=10.78.0.$peer
-# each transfer: N messages of 64 KiB
-N=100 SIZE=65536
+# each transfer: N messages of 64 KiB; N_STATE in the steps whose QP
+# state the patched side reads while its QP sends (a2b of HPCC, ACC, PCN
+# and ACCurate), so that the QP outlives the reads
+N=100 N_STATE=200 SIZE=65536
 
 # STEP: ALGO VERB DIRECTION; the patched side is a, the stock side b
 STEPS=(
@@ -108,10 +110,18 @@ done
 [[ $(rx_bytes) =~ ^[0-9]+$ ]] || die "tc filter 1 has no byte count"
 [[ $(udp_noports) =~ ^[0-9]+$ ]] || die "no UDP NoPorts count in /proc/net/snmp"
 
-# cc_qpn: the patched side's RC QP in RTS on rxe0
-cc_qpn() {
+# all_qpns: every QP number on rxe0
+all_qpns() {
 	rdma resource show qp link rxe0/1 |
-		awk '/type RC/ && /state RTS/ { for (i = 1; i < NF; i++) if ($i == "lqpn") { print $(i + 1); exit } }'
+		awk '{ for (i = 1; i < NF; i++) if ($i == "lqpn") print $(i + 1) }' | tr '\n' ' '
+}
+# cc_qpn: the patched side's RC QP in RTS on rxe0 made in this step: not
+# one of OLD_QPS (all_qpns before the step), which may linger a moment
+# after the last step's perftest has exited
+cc_qpn() {
+	rdma resource show qp link rxe0/1 | awk -v old=" $OLD_QPS " '
+		/type RC/ && /state RTS/ { for (i = 1; i < NF; i++)
+			if ($i == "lqpn" && index(old, " " $(i + 1) " ") == 0) { print $(i + 1); exit } }'
 }
 
 # perftest TAG SERVER|CLIENT VERB PORT: one side of a transfer; the sides
@@ -119,7 +129,7 @@ cc_qpn() {
 # comes before its server fails before it makes a QP: it tries again.
 perftest() {
 	local tag=$1 side=$2 verb=$3 port=$4 out=$TMP/$1.$2 rc
-	local cmd=(timeout 120 "ib_${verb}_bw" -d rxe0 -x "$GIDX" -p "$port" -s "$SIZE" -n "$N" -F)
+	local cmd=(timeout 120 "ib_${verb}_bw" -d rxe0 -x "$GIDX" -p "$port" -s "$SIZE" -n "$n" -F)
 	if [ "$side" = server ]; then
 		"${cmd[@]}" >"$out" 2>&1
 		return
@@ -137,7 +147,10 @@ i=0
 for step in "${STEPS[@]}"; do
 	read -r algo verb dir <<<"$step"
 	i=$((i + 1))
-	tag=$i-$algo-$verb-$dir port=$((19700 + i))
+	tag=$i-$algo-$verb-$dir port=$((19700 + i)) n=$N
+	case "$algo $dir" in
+	"hpcc a2b" | "acc a2b" | "pcn a2b" | "accurate a2b") n=$N_STATE ;;
+	esac
 	log "step $tag"
 	if [ "$role" = cc ]; then
 		rxecc dev set rxe0 algo "$algo" line_rate 100M >/dev/null || die "$algo on rxe0"
@@ -159,6 +172,7 @@ for step in "${STEPS[@]}"; do
 	fi
 	rx0=$(rx_bytes) p0=$(tc_pkts 1) c0=$(tc_pkts 2) i0=$(tc_pkts 3) g0=$(tc_pkts 4) f0=$(tc_pkts 5)
 	n0=$(udp_noports)
+	OLD_QPS=$(all_qpns)
 	perftest "$tag" "$side" "$verb" "$port" &
 	pid=$!
 	if [ "$role" = cc ] && [ "$algo" = acc ] && [ "$dir" = a2b ]; then
@@ -200,10 +214,12 @@ for step in "${STEPS[@]}"; do
 		wait_until 60 eval '[ -n "$(cc_qpn)" ]'
 		q=$(cc_qpn)
 		if [ -n "$q" ]; then
+			# one view, both fields of the same moment
+			qp_snap rxe0 "$q"
 			check "$tag: the HPCC QP does not send with INT (cc_int_tx 0)" \
-				test "$(qp_field rxe0 "$q" cc_int_tx)" = 0
+				test "$(snap_field cc_int_tx)" = 0
 			check "$tag: it says it has no INT feedback (int_active 0)" \
-				test "$(qp_field rxe0 "$q" int_active)" = 0
+				test "$(snap_field int_active)" = 0
 		else
 			fail "$tag: no RC QP in RTS on rxe0"
 		fi
@@ -216,7 +232,7 @@ for step in "${STEPS[@]}"; do
 	gsi=$(($(tc_pkts 4) - g0))
 	log "$tag: $rx bytes in, $roce RoCEv2 packets in ($gsi to QP 1), $cap with CAP"
 	if [ "$receiver" = 1 ]; then
-		check "$tag: the other kernel's RoCEv2 packets held the $N x $SIZE bytes ($rx)" test "$rx" -ge $((N * SIZE))
+		check "$tag: the other kernel's RoCEv2 packets held the $n x $SIZE bytes ($rx)" test "$rx" -ge $((n * SIZE))
 	fi
 	if [ "$role" = stock ]; then
 		check "$tag: nothing reached the INT port" test "$(tc_pkts 3)" = "$i0"
