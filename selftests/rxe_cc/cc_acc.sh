@@ -9,9 +9,11 @@
 # marked CE, and every mark it made was echoed by the receiver and taken
 # by a sender's algorithm exactly once (no echo refused, none out of the
 # window); the senders halted, and no halt reached the ceiling.
-# Utilisation: the paper's ACC keeps the link busy; here ACC reaches 76-87 %
-# against DCQCN's 99 % (acc.rst, "Figures"), so the test asserts at least
-# 0.7 x DCQCN's in the same run and prints both. How fast the aggregate
+# Utilisation: the paper's ACC keeps the link busy; here ACC reaches
+# 0.92-0.95 x DCQCN's (91.9-93.5 % against 99.3-99.6 % in five runs with
+# the fabric on the host, acc.rst, "Figures"; 76-87 % with the fabric in
+# the guest), so the test asserts at least 0.85 x DCQCN's in the same run
+# and prints both. How fast the aggregate
 # computed rate comes down and the halts against the backlog come from the
 # kernel's rate events (scripts/experiment --events), which cost the
 # emulated hosts enough CPU that with them this test failed twice in CI
@@ -60,8 +62,8 @@ log "acc: PAUSE frames $PAUSES (DCQCN $dp); utilisation $UTIL bit/s =" \
 	"$(awk -v h="$UTIL" -v d="$du" 'BEGIN { printf "%.2f", h / d }') x DCQCN's"
 check "acc: p99 queue $Q99 bytes <= 0.25 x DCQCN's $dq99" \
 	awk -v h="$Q99" -v d="$dq99" 'BEGIN { exit !(d > 0 && h <= 0.25 * d) }'
-check "acc: bottleneck utilisation $UTIL bit/s >= 0.7 x DCQCN's $du" \
-	awk -v h="$UTIL" -v d="$du" 'BEGIN { exit !(d > 0 && h >= 0.7 * d) }'
+check "acc: bottleneck utilisation $UTIL bit/s >= 0.85 x DCQCN's $du" \
+	awk -v h="$UTIL" -v d="$du" 'BEGIN { exit !(d > 0 && h >= 0.85 * d) }'
 check "acc: zero drops" test "$DROPS" = 0
 check "acc: no PAUSE frame sent" test "$PAUSES" = 0
 check "acc: the switch marked CE" nonzero "$marked"
