@@ -64,11 +64,26 @@ wait_until 60 eval '[ -n "$(qpns rxe_a)" ] && [ -n "$(qpns rxe_c)" ]' || die "no
 reader=$!
 _bg_pids+=("$reader")
 
+# watchers: when a traffic client ends, the seconds since the fuzzers'
+# start go to $TMP/endN (to find what the fuzzer of that pair had set)
+t0=$(date +%s.%N)
+for i in 1 2; do
+	c=c$i
+	(
+		while kill -0 "${!c}" 2>/dev/null && [ ! -f "$TMP/stop" ]; do
+			sleep 0.2
+		done
+		kill -0 "${!c}" 2>/dev/null ||
+			awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' >"$TMP/end$i"
+	) &
+	_bg_pids+=($!)
+done
+
 "$NLFUZZ" --seed "$seed" --requests "$REQUESTS" --seconds 60 --dev rxe_a --dev rxe_b \
-	>"$TMP/fuzz1" 2>&1 &
+	--log "$TMP/log1" >"$TMP/fuzz1" 2>&1 &
 f1=$!
 "$NLFUZZ" --seed $((seed + 1)) --requests "$REQUESTS" --seconds 60 --dev rxe_c --dev rxe_d \
-	>"$TMP/fuzz2" 2>&1 &
+	--log "$TMP/log2" >"$TMP/fuzz2" 2>&1 &
 f2=$!
 wait $f1
 r1=$?
@@ -89,6 +104,16 @@ for f in fuzz1 fuzz2; do
 done
 check "the traffic's QPs were not errored: client 1 still runs" kill -0 $c1
 check "client 2 still runs" kill -0 $c2
+# a client that ended: its last words and the changes its pair's fuzzer
+# had made up to then (seconds since the start, request number, what)
+for i in 1 2; do
+	[ -s "$TMP/end$i" ] || continue
+	e=$(cat "$TMP/end$i")
+	log "client $i ended about $e s after the fuzzers started; its output ends:"
+	tail -n 5 "$TMP/cli$i" | sed 's/^/#   /'
+	log "fuzzer $i's last accepted changes up to then:"
+	awk -v e="$e" '$1 <= e + 0.5' "$TMP/log$i" | tail -n 25 | sed 's/^/#   /'
+done
 cleanup
 rxe_unload || fail "unload"
 dmesg_check

@@ -375,6 +375,12 @@ int main(int argc, char **argv)
 	               "read the configuration back after every N-th request (default 1)")
 		->check(CLI::Range(1U, 1000000U));
 	app.add_flag("-v,--verbose", verbose, "print every request and its answer");
+	std::string log_path;
+	app.add_option("--log", log_path,
+	               "write every accepted request that may change the configuration to "
+	               "FILE, one line each: seconds since the start, request number, what "
+	               "it set (to see what ran before something beside the fuzzer failed)")
+		->type_name("FILE");
 	CLI11_PARSE(app, argc, argv);
 
 	if (!seed_given)
@@ -408,6 +414,16 @@ int main(int argc, char **argv)
 	t.devs = devs;
 	t.algos = algos;
 	t.qpns = before.qpns;
+
+	FILE *logf = nullptr;
+	if (!log_path.empty()) {
+		logf = std::fopen(log_path.c_str(), "w");
+		if (!logf) {
+			std::fprintf(stderr, "rxecc-nlfuzz: %s: %s\n", log_path.c_str(),
+			             std::strerror(errno));
+			return 1;
+		}
+	}
 
 	Generator g(seed);
 	unsigned long sent = 0, rejected = 0, accepted = 0, core = 0, failures = 0;
@@ -466,6 +482,13 @@ int main(int argc, char **argv)
 			}
 		} else {
 			accepted++;
+			if (logf && r.may_change) {
+				double at = std::chrono::duration<double>(
+						    std::chrono::steady_clock::now() - t0)
+				                    .count();
+				std::fprintf(logf, "%.3f %lu %s\n", at, n, r.what.c_str());
+				std::fflush(logf);
+			}
 			if (r.expect == Expect::kReject) {
 				fail(n, r, "a bad request was accepted");
 				ok_answer = false;
@@ -489,6 +512,8 @@ int main(int argc, char **argv)
 			t.qpns = now.qpns;
 		}
 	}
+	if (logf)
+		std::fclose(logf);
 	std::string taint1 = read_taint();
 	if (taint1 != taint0) {
 		failures++;
