@@ -8,21 +8,26 @@
 # the senders back-to-sender pauses (BTS, with the near-source pause cache
 # on s0) and the hosts take them.
 #
-# Asserted: with SFC nothing is dropped, the bottleneck's throughput is at
-# least 0.95 of DCQCN's alone, the BTS the fabric generated are the BTS the
-# hosts took (none malformed, misaddressed, ignored or capped), as the
-# issue asks, and the bottleneck queue's p99 is below DCQCN's alone. The
-# ratios of the p99 and of the peak are printed. With the fabric on the
-# host (sfc.rst, "Figures": sixteen runs, five of them this test) the p99
-# was 0.15 to 0.37 of DCQCN's and the peak (the issue asks at most half)
-# 0.16 to 0.47 in fifteen runs; in the sixteenth, whose fabric delivered
-# frames 4.3 ms late at the p99 during the SFC run, 0.503 and 0.63. SFC's
-# first wave stays under 50 KB, and after the start its median queue was
-# 13.0 KB against DCQCN's 16.2 to 17.9. With the fabric inside the guest
-# the p99 was at most half DCQCN's in twelve runs of fifteen and the peak
-# in eleven of sixteen. The figures are wall-clock ones: the test runs
-# alone (TESTS); with a second test kernel beside it (the fabric in the
-# guest) SFC's p99 rose to 0.29-0.89 of DCQCN's.
+# Asserted: with SFC the peak of the bottleneck queue is at most half
+# DCQCN's alone and its p99 below DCQCN's, nothing is dropped, the
+# bottleneck's throughput is at least 0.95 of DCQCN's alone, and the BTS
+# the fabric generated are the BTS the hosts took (none malformed,
+# misaddressed, ignored or capped), as the issue asks. With the fabric on
+# the host (sfc.rst, "Figures": sixteen runs, five of them this test) the
+# p99 was 0.15 to 0.37 of DCQCN's and the peak 0.16 to 0.47 in fifteen
+# runs; in the sixteenth, whose fabric delivered frames 4.3 ms late at the
+# p99 during the SFC run, 0.51 and 0.63. SFC's first wave stays under
+# 50 KB, and after the start its median queue was 13.0 KB against
+# DCQCN's 16.2 to 17.9.
+#
+# A run whose fabric delivered frames more than 1 ms late at the p99 is
+# repeated once, and the repeat is the one compared: such a fabric missed
+# its timing (every loop of the test's hosts and switches was late), not
+# SFC. In the 22 runs of sfc.rst's pairs by hand the p99 was 178 to
+# 885 us but once (1147 us, a DCQCN run). The repeat is asserted whatever
+# its lateness. The figures are wall-clock ones: the test runs alone
+# (TESTS); with a second test kernel beside it (the fabric in the guest)
+# SFC's p99 rose to 0.29-0.89 of DCQCN's.
 #
 # PFC's XOFF is 400 KB in both runs (the testbed's default is 120 KB): a
 # lossless fabric that paused at 120 KB would cap both peaks at XOFF and
@@ -66,21 +71,37 @@ sfc_run() {
 		"BTS generated $GEN, taken by the hosts $TAKEN, counted otherwise $OTHER"
 }
 
-sfc_run dcqcn
+# sfc_measure TAG OPTIONS...: sfc_run, once more (TAG-again) if the fabric
+# delivered frames more than LATE_MAX_US late at the p99
+LATE_MAX_US=1000
+sfc_measure() {
+	local tag=$1
+	shift
+	sfc_run "$tag" "$@"
+	check "$tag: the fabric reported its delivery lateness" test -n "$LATE_P99"
+	if awk -v l="${LATE_P99:-0}" -v m="$LATE_MAX_US" 'BEGIN { exit !(l > m) }'; then
+		log "$tag: the fabric delivered frames $LATE_P99 us late at the p99" \
+			"(more than $LATE_MAX_US): the testbed missed its timing; the run is repeated"
+		sfc_run "$tag-again" "$@"
+	fi
+}
+
+sfc_measure dcqcn
 d_peak=$PEAK d_q99=$Q99 d_util=$UTIL
 check "dcqcn: zero drops" test "$DROPS" = 0
 check "dcqcn: no SFC in the fabric, no BTS at the hosts ($GEN, $TAKEN taken)" \
 	test "$GEN $TAKEN $OTHER" = "none 0 0"
 
-sfc_run sfc --sfc
+sfc_measure sfc --sfc
 ratio=$(awk -v p="$PEAK" -v d="$d_peak" 'BEGIN { printf "%.2f", (d > 0 ? p / d : 9) }')
 r99=$(awk -v p="$Q99" -v d="$d_q99" 'BEGIN { printf "%.2f", (d > 0 ? p / d : 9) }')
 tput=$(awk -v u="$UTIL" -v d="$d_util" 'BEGIN { printf "%.3f", (d > 0 ? u / d : 0) }')
 log "peak queue: dcqcn+sfc $PEAK bytes, dcqcn $d_peak bytes ($ratio x); p99 $r99 x;" \
 	"throughput $tput x dcqcn's"
-check "sfc: the queue's p99 is below DCQCN's alone ($r99 x; at most 0.5 in 15 runs of 16)" \
-	awk -v r="$r99" 'BEGIN { exit !(r < 1) }'
-log "sfc: the peak queue is $ratio x DCQCN's alone (the issue asks at most 0.5: 15 runs of 16)"
+check "sfc: the peak queue is at most half DCQCN's alone ($ratio x)" \
+	awk -v p="$PEAK" -v d="$d_peak" 'BEGIN { exit !(d > 0 && 2 * p <= d) }'
+check "sfc: the queue's p99 is below DCQCN's alone ($r99 x)" \
+	awk -v p="$Q99" -v d="$d_q99" 'BEGIN { exit !(d > 0 && p < d) }'
 check "sfc: zero drops" test "$DROPS" = 0
 check "sfc: throughput unchanged ($tput x DCQCN's alone, >= 0.95)" \
 	awk -v t="$tput" 'BEGIN { exit !(t >= 0.95) }'

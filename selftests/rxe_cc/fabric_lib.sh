@@ -396,18 +396,23 @@ sender_capacity() {
 }
 
 # log_lateness TAG DIR: log how late the fabric of the run in DIR delivered
-# frames (p50/p99/max against their due times, summary.flat). A diagnostic
-# of the testbed, not a verdict: a late fabric serves its links below their
-# rates and lets queues grow that the algorithm did not cause.
+# frames (p50/p99/max against their due times, summary.flat) and set
+# LATE_P99 to the p99 in us (empty if summary.flat has none). A diagnostic
+# of the testbed, not a verdict on the code under test: a late fabric
+# serves its links below their rates, delays every feedback loop and lets
+# queues grow that the algorithm did not cause.
 log_lateness() {
-	local f=$2/fabric/summary.flat p50 p99 max
-	p50=$(awk '$1 == "delivery_lateness_us.p50" { print $2 }' "$f" 2>/dev/null)
-	p99=$(awk '$1 == "delivery_lateness_us.p99" { print $2 }' "$f" 2>/dev/null)
-	max=$(awk '$1 == "delivery_lateness_us.max" { print $2 }' "$f" 2>/dev/null)
-	if [ -n "$p50" ] && [ -n "$p99" ] && [ -n "$max" ]; then
-		log "$1: fabric delivery lateness p50/p99/max $p50/$p99/$max us"
+	local v
+	v=$(awk '$1 ~ /^delivery_lateness_us\.(p50|p99|max)$/ { sub(/.*\./, "", $1); x[$1] = $2 }
+		END { if (("p50" in x) && ("p99" in x) && ("max" in x)) print x["p50"], x["p99"], x["max"] }' \
+		"$2/fabric/summary.flat" 2>/dev/null)
+	if [ -n "$v" ]; then
+		set -- "$1" $v
+		log "$1: fabric delivery lateness p50/p99/max $2/$3/$4 us"
+		LATE_P99=$3
 	else
-		log "$1: fabric delivery lateness: not in $f"
+		log "$1: fabric delivery lateness: not in $2/fabric/summary.flat"
+		LATE_P99=
 	fi
 }
 
