@@ -353,10 +353,12 @@ for name in pcn_victim pcn_incast pcn_fairness pcn_scale pcn_parking pcn_hadoop;
 	grep -q -- "/$name/pcn --algo pcn --label pcn --param period_us=10000 " "$TMP/trace" ||
 		fail "eval.list: no PCN run with T = 10 ms in $name"
 done
-# SFC's E1: the four runs of one scenario, CC off, each with its variant
-for run in 'none --algo none --label none --duration 3 --hosts 4 --rate 25M --pfc 400KB,200KB,200KB incast2' \
-	'sfc-egress .* --sfc --sfc-variant egress incast2' 'sfc-ingress .* --sfc --sfc-variant ingress incast2' \
-	'sfc-cache --algo none .* --sfc incast2'; do
+# SFC's E1: the four runs of one scenario, CC off (each sender paced at its
+# line rate by fixed), each with its variant
+for run in 'line-rate --algo fixed --label line-rate --param rate_kbps=25000 --duration 3 --hosts 4 --rate 25M --pfc 400KB,200KB,200KB incast2' \
+	'sfc-egress --algo fixed .* --sfc --sfc-variant egress incast2' \
+	'sfc-ingress --algo fixed .* --sfc --sfc-variant ingress incast2' \
+	'sfc-cache --algo fixed .* --sfc incast2'; do
 	grep -q -- "/sfc_e1/$run$" "$TMP/trace" || fail "eval.list: no sfc_e1 run '$run'"
 done
 
