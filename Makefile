@@ -79,11 +79,11 @@ SELFTEST_ENV := $(foreach v,RXECC_NLFUZZ_SEED RXECC_NLFUZZ_REQUESTS,$(if $($(v))
 selftest: user
 ifeq ($(TESTBED),qemu)
 	@scripts/module-build $(KDIR) >/dev/null
-	@scripts/vm-run --fabric-nics 8 --timeout 4200 --out $(BUILD)/selftest -- \
+	@scripts/vm-run --fabric-nics 12 --timeout 4200 --out $(BUILD)/selftest -- \
 		env $(SELFTEST_ENV) selftests/rxe_cc/run.sh $(T)
 else ifeq ($(TESTBED),um)
 	@RXECC_ARCH=um scripts/module-build >/dev/null
-	@scripts/um-run --fabric-nics 8 --timeout 4200 --out $(BUILD)/selftest-um -- \
+	@scripts/um-run --fabric-nics 12 --timeout 4200 --out $(BUILD)/selftest-um -- \
 		env $(SELFTEST_ENV) selftests/rxe_cc/run.sh $(T)
 else
 	$(error TESTBED must be um or qemu, not '$(TESTBED)')

@@ -71,28 +71,13 @@ sfc_run() {
 		"BTS generated $GEN, taken by the hosts $TAKEN, counted otherwise $OTHER"
 }
 
-# sfc_measure TAG OPTIONS...: sfc_run, once more (TAG-again) if the fabric
-# delivered frames more than LATE_MAX_US late at the p99
-LATE_MAX_US=1000
-sfc_measure() {
-	local tag=$1
-	shift
-	sfc_run "$tag" "$@"
-	check "$tag: the fabric reported its delivery lateness" test -n "$LATE_P99"
-	if awk -v l="${LATE_P99:-0}" -v m="$LATE_MAX_US" 'BEGIN { exit !(l > m) }'; then
-		log "$tag: the fabric delivered frames $LATE_P99 us late at the p99" \
-			"(more than $LATE_MAX_US): the testbed missed its timing; the run is repeated"
-		sfc_run "$tag-again" "$@"
-	fi
-}
-
-sfc_measure dcqcn
+repeat_if_late sfc_run dcqcn
 d_peak=$PEAK d_q99=$Q99 d_util=$UTIL
 check "dcqcn: zero drops" test "$DROPS" = 0
 check "dcqcn: no SFC in the fabric, no BTS at the hosts ($GEN, $TAKEN taken)" \
 	test "$GEN $TAKEN $OTHER" = "none 0 0"
 
-sfc_measure sfc --sfc
+repeat_if_late sfc_run sfc --sfc
 ratio=$(awk -v p="$PEAK" -v d="$d_peak" 'BEGIN { printf "%.2f", (d > 0 ? p / d : 9) }')
 r99=$(awk -v p="$Q99" -v d="$d_q99" 'BEGIN { printf "%.2f", (d > 0 ? p / d : 9) }')
 tput=$(awk -v u="$UTIL" -v d="$d_util" 'BEGIN { printf "%.3f", (d > 0 ? u / d : 0) }')

@@ -416,6 +416,25 @@ log_lateness() {
 	fi
 }
 
+# repeat_if_late FUNC TAG ARGS...: FUNC TAG ARGS (a run that calls
+# log_lateness), then once more as FUNC TAG-again ARGS if the fabric
+# delivered frames more than LATE_MAX_US late at the p99: such a fabric
+# missed its timing (every feedback loop of the run's hosts and switches
+# was late), and a wall-clock figure of the code under test must not carry
+# that. The repeat is the run the test judges, whatever its lateness.
+LATE_MAX_US=1000
+repeat_if_late() {
+	local f=$1 tag=$2
+	shift 2
+	"$f" "$tag" "$@"
+	check "$tag: the fabric reported its delivery lateness" test -n "$LATE_P99"
+	if awk -v l="${LATE_P99:-0}" -v m="$LATE_MAX_US" 'BEGIN { exit !(l > m) }'; then
+		log "$tag: the fabric delivered frames $LATE_P99 us late at the p99" \
+			"(more than $LATE_MAX_US): the testbed missed its timing; the run is repeated"
+		"$f" "$tag-again" "$@"
+	fi
+}
+
 # scenario_run TAG PORT OPTIONS...: scripts/experiment --prepare-only
 # OPTIONS (a scenario among them) in $TMP/TAG, then scripts/experiment-vm,
 # its output logged with TAG; checks that every flow completed and that the
@@ -475,8 +494,9 @@ incast_run() {
 	R=$r
 }
 
-# victim_run TAG OPTIONS...: the victim scenario (scripts/experiment): four
-# senders on s0 and the victim's source v, their receivers r and x on s1;
+# victim_run TAG OPTIONS...: the victim scenario (scripts/experiment):
+# VICTIM_SENDERS (default 4) senders on s0 and the victim's source v, their
+# receivers r and x on s1 (as many fabric NICs as hosts: 11 with 8 senders);
 # the victim runs for 9 s, the incast (to r) its middle third. Sets, from
 # the fabric's records: VALONE (the victim's rate alone: the better of
 # before and after the incast), VDURING (while every incast flow sends,
@@ -486,7 +506,7 @@ incast_run() {
 victim_run() {
 	local r=$TMP/$1 tag=$1 vs ve is ie before after
 	shift
-	"$RXECC_TOP/scripts/experiment" --prepare-only -o "$r" "$@" --hosts 4 \
+	"$RXECC_TOP/scripts/experiment" --prepare-only -o "$r" "$@" --hosts "${VICTIM_SENDERS:-4}" \
 		--rate "${RATE}M" --duration 9 victim >/dev/null ||
 		die "experiment --prepare-only victim ($tag)"
 	"$RXECC_TOP/scripts/experiment-vm" "$r" | sed "s/^/# $tag: /"
