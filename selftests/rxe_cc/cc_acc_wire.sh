@@ -32,10 +32,7 @@ counters() {
 	echo
 }
 # state NAME...: values of the sending QP's ACC state, space-separated
-state() {
-	local n
-	for n in "$@"; do printf '%s ' "$(qp_field rxe_s "$SQPN" "$n")"; done
-}
+state() { qp_fields rxe_s "$SQPN" "$@"; }
 
 # ---- ACC to ACC ------------------------------------------------------------
 rxecc dev set rxe_s algo acc line_rate 100M >/dev/null || die "acc on rxe_s"

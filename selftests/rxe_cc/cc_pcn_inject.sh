@@ -49,11 +49,7 @@ counters() {
 		$(hw_counter rxe_a cc_pcn_bad))) "$(hw_counter rxe_a cc_cnp_rcvd)" \
 		"$(hw_counter rxe_a cc_pcn_inc_rcvd)"
 }
-state() {
-	local n
-	qp_snap rxe_a "$qp"
-	for n in "$@"; do printf '%s ' "$(snap_field "$n")"; done
-}
+state() { qp_fields rxe_a "$qp" "$@"; }
 
 # ---- a DCQCN QP and rate reports -------------------------------------------------
 ign0=$(hw_counter rxe_a cc_pcn_inc_ignored) rcv0=$(hw_counter rxe_a cc_cnp_rcvd)
