@@ -354,6 +354,7 @@ int main(int argc, char **argv)
 	bool seed_given = false;
 	unsigned requests = 2000;
 	double seconds = 0;
+	unsigned at_least = 0;
 	long only = -1;
 	unsigned check_every = 1;
 	std::vector<std::string> devs;
@@ -368,6 +369,11 @@ int main(int argc, char **argv)
 		->check(CLI::Range(1U, 10000000U));
 	app.add_option("--seconds", seconds, "stop after this many seconds (default: no limit)")
 		->check(CLI::Range(0.0, 86400.0));
+	app.add_option("--at-least", at_least,
+	               "--seconds does not stop the run before this many requests were sent "
+	               "(default 0): a slow machine sends as many, only later")
+		->check(CLI::Range(0U, 10000000U))
+		->needs("--seconds");
 	app.add_option("--only", only,
 	               "send only request N of the seed's sequence (to reproduce a failure)")
 		->check(CLI::Range(0L, 10000000L));
@@ -442,7 +448,7 @@ int main(int argc, char **argv)
 		std::printf("\n");
 	};
 	for (unsigned long n = 0; n < requests; n++) {
-		if (seconds > 0 &&
+		if (seconds > 0 && sent >= at_least &&
 		    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >
 		            seconds)
 			break;
