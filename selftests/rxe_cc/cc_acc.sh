@@ -44,9 +44,12 @@ acc_sum() {
 	}
 }
 
-incast_run dcqcn --algo dcqcn
+# each run repeated while the fabric was late (repeat_if_late): in the
+# first CI of 4fca874, ACC kept 70.4 % of the link against DCQCN's 99.5 %
+# in a run 2.4 ms late at the p99, the host contended
+repeat_if_late incast_run dcqcn --algo dcqcn
 dq99=$Q99 du=$UTIL dp=$PAUSES
-incast_run acc --algo acc --param period_us=4000
+repeat_if_late incast_run acc --algo acc --param period_us=4000
 marked=$(flat_value "$R/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.tcd_ce") || fail "acc: no tcd_ce"
 ue=$(flat_value "$R/fabric/summary.flat" "s0.r.q$RXECC_DATA_PRIO.tcd_ue") || fail "acc: no tcd_ue"
 echoed=$(host_counter_sum "$R/hosts" cc_tcd_echo_tx) || fail "acc: no cc_tcd_echo_tx"

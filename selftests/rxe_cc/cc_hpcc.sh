@@ -20,8 +20,8 @@
 # queue of 4.5 KB (hpcc.rst, "Figures"). It runs alone (TESTS): beside
 # another test kernel the fabric delivered 1.9 ms late at the p99 and
 # HPCC lost a tenth of its utilisation (T = 8 ms, the CI of 8b3047d); a run
-# whose fabric was more than 1 ms late at the p99 is repeated once
-# (repeat_if_late).
+# whose fabric was more than 1 ms late at the p99 is repeated, twice at
+# most in the test (repeat_if_late).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fabric_lib.sh"
 require_root

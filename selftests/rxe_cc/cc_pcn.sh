@@ -22,7 +22,8 @@
 # 65 times, and 0 to 11 PAUSE frames reached the hosts (none in one run). With four senders the burst was too small for the contrast:
 # DCQCN's victim kept 0.97 to 0.98 and no PAUSE reached a host. A run
 # (victim or dumbbell) whose fabric was more than 1 ms late at the p99 is
-# repeated once (repeat_if_late): in the CI of 8b93b8a the dumbbell kept
+# repeated, twice at most in the test (repeat_if_late): in the CI of
+# 8b93b8a the dumbbell kept
 # 0.82 of the link with the fabric 5.6 ms late at the p99.
 # The link runs at 25 Mbit/s. PCN's period T is 10 ms: four flows share
 # 25 Mbit/s, about six packets of each per 10 ms, and the 95 % rule needs

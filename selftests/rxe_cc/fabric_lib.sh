@@ -416,23 +416,86 @@ log_lateness() {
 	fi
 }
 
+# host_cpu: the "cpu" line of /proc/stat of the machine the fabric runs on
+# (the host's, through the agent; else this kernel's own)
+host_cpu() {
+	if fabric_on_host; then
+		fabric_request host-cpu
+	else
+		grep '^cpu ' /proc/stat
+	fi
+}
+
+# steal_pct LINE0 LINE1: the share of the CPU time between two host_cpu
+# lines that the hypervisor took from the machine (steal), in percent
+steal_pct() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		split(a, x); split(b, y)
+		for (i = 2; i <= 9; i++) t += y[i] - x[i]	# user .. steal
+		printf "%.1f\n", (t > 0 ? 100 * (y[9] - x[9]) / t : 0) }'
+}
+
+# host_quiet: wait, at most HOST_QUIET_MAX_S seconds, for a 2 s window in
+# which the hypervisor took less than HOST_QUIET_PCT % of the host's CPU;
+# logs the windows. A contended host stays so for minutes at a time (the
+# CIs of 4fca874: 68 CPU-seconds stolen in 20 minutes, most in the alone
+# phase), and a repeat run straight into it is late again.
+HOST_QUIET_PCT=1 HOST_QUIET_MAX_S=40
+host_quiet() {
+	local c0 c1 p t0=$SECONDS w=()
+	c0=$(host_cpu) || return 0
+	while [ $((SECONDS - t0)) -lt "$HOST_QUIET_MAX_S" ]; do
+		nap 2
+		c1=$(host_cpu) || return 0
+		p=$(steal_pct "$c0" "$c1")
+		w+=("$p")
+		c0=$c1
+		if awk -v p="$p" -v m="$HOST_QUIET_PCT" 'BEGIN { exit !(p < m) }'; then
+			log "host steal in 2 s windows: ${w[*]} %: quiet"
+			return 0
+		fi
+	done
+	log "host steal in 2 s windows: ${w[*]} %: not below $HOST_QUIET_PCT % in ${HOST_QUIET_MAX_S} s"
+}
+
 # repeat_if_late FUNC TAG ARGS...: FUNC TAG ARGS (a run that calls
-# log_lateness), then once more as FUNC TAG-again ARGS if the fabric
-# delivered frames more than LATE_MAX_US late at the p99: such a fabric
+# log_lateness), then again as FUNC TAG-again ARGS (TAG-again2, ...) while
+# the fabric delivered frames more than LATE_MAX_US late at the p99, at
+# most LATE_REPEATS times in a test (all its runs together): such a fabric
 # missed its timing (every feedback loop of the run's hosts and switches
 # was late), and a wall-clock figure of the code under test must not carry
-# that. The repeat is the run the test judges, whatever its lateness.
-LATE_MAX_US=1000
+# that. Before a repeat it waits for the host to be quiet (host_quiet).
+# Each run logs the share of the host's CPU the hypervisor took during
+# it. The last run is the one the test judges, whatever its lateness.
+LATE_MAX_US=1000 LATE_REPEATS=2
 repeat_if_late() {
-	local f=$1 tag=$2
+	# (prefixed names: FUNC sees this function's locals)
+	local _rl_f=$1 _rl_tag=$2 _rl_t=$2 _rl_n=0 _rl_c0 _rl_c1
 	shift 2
-	"$f" "$tag" "$@"
-	check "$tag: the fabric reported its delivery lateness" test -n "$LATE_P99"
-	if awk -v l="${LATE_P99:-0}" -v m="$LATE_MAX_US" 'BEGIN { exit !(l > m) }'; then
-		log "$tag: the fabric delivered frames $LATE_P99 us late at the p99" \
-			"(more than $LATE_MAX_US): the testbed missed its timing; the run is repeated"
-		"$f" "$tag-again" "$@"
-	fi
+	_rl_c0=$(host_cpu)
+	"$_rl_f" "$_rl_t" "$@"
+	_rl_c1=$(host_cpu)
+	log "$_rl_t: the hypervisor took $(steal_pct "$_rl_c0" "$_rl_c1") % of the host's CPU during the run"
+	check "$_rl_tag: the fabric reported its delivery lateness" test -n "$LATE_P99"
+	while awk -v l="${LATE_P99:-0}" -v m="$LATE_MAX_US" 'BEGIN { exit !(l > m) }'; do
+		if [ "$LATE_REPEATS" -le 0 ]; then
+			log "$_rl_t: the fabric delivered frames $LATE_P99 us late at the p99;" \
+				"no repeat left in this test: this run is judged"
+			break
+		fi
+		LATE_REPEATS=$((LATE_REPEATS - 1))
+		_rl_n=$((_rl_n + 1))
+		log "$_rl_t: the fabric delivered frames $LATE_P99 us late at the p99" \
+			"(more than $LATE_MAX_US): the testbed missed its timing; the run is repeated" \
+			"(repeats left in this test: $LATE_REPEATS)"
+		host_quiet
+		_rl_t=$_rl_tag-again
+		[ "$_rl_n" = 1 ] || _rl_t=$_rl_tag-again$_rl_n
+		_rl_c0=$(host_cpu)
+		"$_rl_f" "$_rl_t" "$@"
+		_rl_c1=$(host_cpu)
+		log "$_rl_t: the hypervisor took $(steal_pct "$_rl_c0" "$_rl_c1") % of the host's CPU during the run"
+	done
 }
 
 # scenario_run TAG PORT OPTIONS...: scripts/experiment --prepare-only
