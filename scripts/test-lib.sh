@@ -11,7 +11,9 @@ ok() { pass=$((pass + 1)); echo "PASS: $1"; }
 ko() { failn=$((failn + 1)); failed+=("$1"); echo "FAIL: $1"; }
 sk() { skipn=$((skipn + 1)); skipped+=("$1"); echo "SKIP: $1"; }
 
-step() { echo; echo "==== $* ===="; }
+# step WHAT: a stage's heading, with the seconds since the runner started
+# (the budget: Documentation/rxe-cc/testing.rst)
+step() { echo; echo "==== $* ==== (at $SECONDS s)"; }
 
 # build_user: configure and build the userspace tools and unit tests in
 # build/user through scripts/user-build (log in build/user-build.log).
