@@ -323,6 +323,32 @@ printf 'g incast none\ng incast none --sfc\n%s\n' "$bad_line" >"$TMP/list"
 RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted $bad_line"
 grep -q "list:2: run 'none' appears twice" "$TMP/err" || fail "eval: a label twice in a NAME: $(cat "$TMP/err")"
 
+# qemu: and um: lines: each runs on its testbed only, with the testbed
+# passed to the runs; another prefix, --testbed in a line or a bad
+# --testbed rejected
+printf 'qemu: t incast hpcc:base_rtt_us=8000 --rate 25M\num: t incast hpcc:base_rtt_us=2000 --rate 25M\n%s\n' \
+	"$bad_line" >"$TMP/list"
+for tb in qemu um; do
+	RXECC_TOP=$TOP bash -x "$TOP/scripts/eval" --list "$TMP/list" --testbed $tb 2>"$TMP/trace" &&
+		fail "eval accepted $bad_line"
+	grep -q "list:3: -o is set by scripts/eval" "$TMP/trace" || fail "eval $tb: $(grep -v '^+' "$TMP/trace")"
+	want=8000 other=2000
+	[ $tb = qemu ] || want=2000 other=8000
+	grep -q -- "--prepare-only --testbed $tb -o .*/t/hpcc --algo hpcc --label hpcc --param base_rtt_us=$want " \
+		"$TMP/trace" && ! grep -- "--prepare-only" "$TMP/trace" | grep -q -- "base_rtt_us=$other " ||
+		fail "eval --testbed $tb: $(grep -- '--prepare-only' "$TMP/trace")"
+done
+printf 'kvm: t incast none\n%s\n' "$bad_line" >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted kvm:"
+grep -q "list:1: 'kvm:' is not a testbed (qemu: or um:)" "$TMP/err" || fail "eval kvm:: $(cat "$TMP/err")"
+printf 't incast none --testbed um\n' >"$TMP/list"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" 2>"$TMP/err" && fail "eval accepted --testbed in a line"
+grep -q "list:1: --testbed is set by scripts/eval" "$TMP/err" || fail "eval --testbed line: $(cat "$TMP/err")"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --testbed kvm 2>"$TMP/err" && fail "eval accepted --testbed kvm"
+grep -q -- "--testbed: qemu or um, got 'kvm'" "$TMP/err" || fail "eval --testbed kvm: $(cat "$TMP/err")"
+RXECC_TOP=$TOP "$TOP/scripts/eval" --testbed um --kvm 2>"$TMP/err" && fail "eval accepted --kvm on um"
+grep -q -- "--kvm: a QEMU option" "$TMP/err" || fail "eval um --kvm: $(cat "$TMP/err")"
+
 # paper: NAME TEXT: a bad name, no text, or a NAME no line runs, rejected
 # with the line's number (the last after every line is read: before the
 # VM and build/eval)
@@ -337,7 +363,8 @@ RXECC_TOP=$TOP "$TOP/scripts/eval" --list "$TMP/list" --only zz 2>"$TMP/err" && 
 grep -q "list:3: paper: names 'h', which no line of the list runs" "$TMP/err" ||
 	fail "eval: paper: unknown name: $(cat "$TMP/err")"
 # every scenario of the shipped list says what it reproduces
-for name in $(awk '!/^[[:space:]]*(#|$)/ && $1 != "paper:" { print $1 }' "$TOP/scripts/eval.list" | sort -u); do
+for name in $(awk '!/^[[:space:]]*(#|$)/ && $1 != "paper:" { print ($1 ~ /^(qemu|um):$/ ? $2 : $1) }' \
+	"$TOP/scripts/eval.list" | sort -u); do
 	grep -q "^paper: $name [^ ]" "$TOP/scripts/eval.list" || fail "eval.list: no paper: line for $name"
 done
 
