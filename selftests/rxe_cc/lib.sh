@@ -294,12 +294,16 @@ wait_listen() {
 	wait_until 30 eval 'ip netns exec "$ns" ss -Htln "sport = :$port" | grep -q .'
 }
 
-# wait_cm_listen PORT: until an rdma_cm ID listens on PORT (rdma_cm servers
-# have no TCP listener); at most 30 s.
+# wait_cm_listen PORT DEV: until an rdma_cm ID listens on PORT on device
+# DEV (rdma_cm servers have no TCP listener); at most 30 s. A server on a
+# wildcard address listens on every device in turn, each with an ID of
+# its own: one on another device says nothing of DEV's, and a client that
+# connected then was rejected (REJ reason 8, no listener for the service;
+# netns_basic's cm_write_bw in the CI of 3526c7c, the machine slow).
 wait_cm_listen() {
-	local port=$1
+	local port=$1 dev=$2
 	wait_until 30 eval \
-		'rdma resource show cm_id 2>/dev/null | grep "state LISTEN" | grep -q ":$port "'
+		'rdma resource show cm_id link "$dev" 2>/dev/null | grep "state LISTEN" | grep -q ":$port "'
 }
 
 # bg CMD...: run in the background, remembered for cleanup; sets BG_PID.
@@ -327,7 +331,7 @@ perf_pair() {
 		sargs+=("$gflag" "$(gid_index "$sdev" "$sip")")
 		cargs+=("$gflag" "$(gid_index "$cdev" "$cip")")
 	else
-		ready=(wait_cm_listen "$port")
+		ready=(wait_cm_listen "$port" "$sdev")
 	fi
 	ip netns exec "$sns" timeout "$to" "$tool" "${sargs[@]}" -p "$port" "$@" \
 		>"$TMP/$name.server" 2>&1 &
