@@ -37,6 +37,17 @@ rxecc_units() {
 	mapfile -t RXECC_UNITS <<<"$out"
 }
 
+# rxecc_ccache_launcher BASEDIR: a CMake compiler launcher (a list) that
+# runs ccache with its cache in $RXECC_CACHE/ccache (at most 2 GB) and
+# paths under BASEDIR made relative, so that builds in other directories
+# share it; nothing if ccache is not installed (scripts/user-build,
+# scripts/deb-build).
+rxecc_ccache_launcher() {
+	command -v ccache >/dev/null || return 0
+	mkdir -p "$RXECC_CACHE/ccache"
+	echo "env;CCACHE_DIR=$RXECC_CACHE/ccache;CCACHE_MAXSIZE=2G;CCACHE_BASEDIR=$1;CCACHE_NOHASHDIR=1;ccache"
+}
+
 # Kernel version of the Debian source package, e.g. 6.12.117-1~deb12u1.
 rxecc_src_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null ||
