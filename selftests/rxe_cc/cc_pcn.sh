@@ -19,12 +19,12 @@
 # "Figures": six pairs here and three CIs) PCN's victim kept 0.90 to 0.97
 # of its rate, s1 paused s0 8 to 16 times, and one PAUSE frame reached a
 # host in two runs; DCQCN's victim kept 0.30 to 0.65, s1 paused s0 38 to
-# 65 times, and 0 to 11 PAUSE frames reached the hosts (none in one run). With four senders the burst was too small for the contrast:
-# DCQCN's victim kept 0.97 to 0.98 and no PAUSE reached a host. A run
-# (victim or dumbbell) whose fabric was more than 1 ms late at the p99 is
-# repeated, twice at most in the test (repeat_if_late): in the CI of
-# 8b93b8a the dumbbell kept
-# 0.82 of the link with the fabric 5.6 ms late at the p99.
+# 65 times, and 0 to 11 PAUSE frames reached the hosts (none in one run).
+# With four senders the burst was too small for the contrast: DCQCN's
+# victim kept 0.97 to 0.98 and no PAUSE reached a host. A run (victim or
+# dumbbell) whose fabric was more than 1 ms late at the p99 is repeated,
+# twice at most in the test (repeat_if_late): in the CI of 8b93b8a the
+# dumbbell kept 0.82 of the link with the fabric 5.6 ms late at the p99.
 # The link runs at 25 Mbit/s. PCN's period T is 10 ms: four flows share
 # 25 Mbit/s, about six packets of each per 10 ms, and the 95 % rule needs
 # every one of a period's packets marked when it has fewer than 20

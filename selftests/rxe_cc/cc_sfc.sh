@@ -22,11 +22,11 @@
 #
 # A run whose fabric was more than 1 ms late at the p99 is repeated, twice
 # at most in the test (repeat_if_late, fabric_lib.sh): in the second CI of
-# 4fca874 SFC's run and its one repeat were 3.5 and 11.8 ms late; in the 22 runs of sfc.rst's pairs by
-# hand the p99 was 178 to 885 us but once (1147 us, a DCQCN run). The
-# figures are wall-clock ones: the test runs alone (TESTS); with a second
-# test kernel beside it (the fabric in the guest) SFC's p99 rose to
-# 0.29-0.89 of DCQCN's.
+# 4fca874 SFC's run and its one repeat were 3.5 and 11.8 ms late; in the
+# 22 runs of sfc.rst's pairs by hand the p99 was 178 to 885 us but once
+# (1147 us, a DCQCN run). The figures are wall-clock ones: the test runs
+# alone (TESTS); with a second test kernel beside it (the fabric in the
+# guest) SFC's p99 rose to 0.29-0.89 of DCQCN's.
 #
 # PFC's XOFF is 400 KB in both runs (the testbed's default is 120 KB): a
 # lossless fabric that paused at 120 KB would cap both peaks at XOFF and

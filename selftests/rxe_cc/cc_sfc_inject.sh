@@ -13,8 +13,8 @@
 #  - a BTS above the ceiling (sfc_max 1 s) is clamped and taken
 #    (cc_bts_clamped), it uses the QP's budget, so streams of BTS right
 #    after it, long and short, are capped (cc_bts_capped) and cannot hold
-#    the QP longer: it
-#    resumes within the ceiling and takes BTS again once as long has passed;
+#    the QP longer: it resumes within the ceiling and takes BTS again once
+#    as long has passed;
 # the QP stays in RTS and the kernel logs nothing. The seed is printed;
 # RXECC_INJECT_SEED=N replays it.
 . "$(dirname "$0")/lib.sh"
