@@ -7,7 +7,8 @@
 # retransmitted; the connection manager may repeat a MAD); the start-time
 # error is printed. Then the two hosts run
 # apart (rxecc-traffic run, agreeing on T0 by the wall clock) and merge,
-# and flows start 5 ms apart while earlier ones complete.
+# a flow with rate= moves data at that rate, and flows start 5 ms apart
+# while earlier ones complete.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fabric_lib.sh"
 require_root
@@ -129,6 +130,21 @@ bad=$(awk -F, 'NR > 1 && ($19 != "ok" || $15 != $5 || $12 == "") { printf "%s:%s
 check "the hosts run apart moved every flow ${bad:+($bad)}" \
 	test "$(tail -n +2 "$TMP/apart/flows.csv" | wc -l)" = 3 -a -z "$bad"
 log "run apart: $(sed 's/^rxecc-traffic: //' "$TMP/merge.out")"
+
+# rate=: the flow's QP is switched to the algorithm "fixed" at the rate
+# before T0, so it moves about 20 Mbit/s (the same flow unpaced moved
+# ten times that and more here)
+echo "paced tg_a tg_b 0 duration=1500ms rate=20M msg=4KiB depth=16" >"$TMP/sched4"
+rc=0
+"$TRAFFIC" launch --schedule "$TMP/sched4" --hosts "$TMP/hosts" --out "$TMP/paced" \
+	>"$TMP/paced.out" 2>&1 || rc=$?
+check "the flow with rate=20M completed" test "$rc" = 0
+# its goodput from its first to its last byte, in Mbit/s
+mbps=$(awk -F, 'NR == 2 && $19 == "ok" && $13 > $12 {
+	printf "%.2f", $15 * 8 / ($13 - $12) * 1000 }' "$TMP/paced/flows.csv")
+log "rate=20M: goodput ${mbps:-none} Mbit/s"
+check "rate=20M paced the flow (goodput ${mbps:-none} Mbit/s, want 16 to 21)" \
+	awk -v m="${mbps:-0}" 'BEGIN { exit !(m >= 16 && m <= 21) }'
 
 # Starts 5 ms apart, closer than --spin (20 ms): the host waits for each
 # start by reading the clock and must handle completions meanwhile. A

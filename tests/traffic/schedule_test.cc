@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "hosts.h"
+#include "qpcc.h"
 #include "schedule.h"
 
 namespace
@@ -186,7 +187,7 @@ INSTANTIATE_TEST_SUITE_P(
 		Bad{"f h1 h2 0 duration=0\n", "s.txt:1: duration: must be longer than 0"},
 		Bad{"f h1 h2 0 size=1 color=red\n", "s.txt:1: unknown setting 'color' (known: "
                                                     "size, duration, verb, msg, qps, dscp, "
-                                                    "depth, timeout)"},
+                                                    "depth, timeout, rate)"},
 		Bad{"f h1 h2 0 size=1 qps=2 qps=3\n", "s.txt:1: qps given twice"},
 		Bad{"f h1 h2 0 size=1 verb=atomic\n",
                     "s.txt:1: verb: 'atomic' is not write, send or read"},
@@ -212,10 +213,63 @@ INSTANTIATE_TEST_SUITE_P(
 		Bad{"defaults\n", "s.txt:1: defaults: expected KEY=VALUE ..."},
 		Bad{"defaults size=1\n", "s.txt:1: defaults: unknown setting 'size' (known: verb, "
                                          "msg, qps, dscp, depth, "
-                                         "timeout)"},
+                                         "timeout, rate)"},
 		Bad{"defaults qps=1 qps=2\n", "s.txt:1: defaults: qps given twice"},
 		Bad{"# one\n# two\ndefaults qps=x\n",
-                    "s.txt:3: qps: 'x' is not a whole number from 1 to 64"}));
+                    "s.txt:3: qps: 'x' is not a whole number from 1 to 64"},
+		Bad{"f h1 h2 0 size=1 rate=0\n",
+                    "s.txt:1: rate: 0 is not a whole number of kbit/s from 1kbit to "
+                    "2147483648kbit"},
+		Bad{"f h1 h2 0 size=1 rate=1500\n",
+                    "s.txt:1: rate: 1500 is not a whole number of kbit/s from 1kbit to "
+                    "2147483648kbit"},
+		Bad{"f h1 h2 0 size=1 rate=3T\n",
+                    "s.txt:1: rate: 3T is not a whole number of kbit/s from 1kbit to "
+                    "2147483648kbit"},
+		Bad{"f h1 h2 0 size=1 rate=10MB\n", "s.txt:1: rate: *"},
+		Bad{"f h1 h2 0 size=1 verb=read rate=10M\n",
+                    "s.txt:1: flow 'f': rate= paces the driver's QPs, and a READ flow's data "
+                    "comes from the other host (write and send only)"},
+		Bad{"defaults rate=10M\nf h1 h2 0 size=1 verb=read\n",
+                    "s.txt:2: flow 'f': rate= paces the driver's QPs, and a READ flow's data "
+                    "comes from the other host (write and send only)"}));
+
+TEST(Schedule, RateIsKeptAndFormatted)
+{
+	std::string err;
+	auto s = parse_schedule("defaults rate=12.5M\na h1 h2 0 size=1\n"
+	                        "b h1 h2 0 size=1 rate=1kbit verb=send\nc h1 h2 0 size=1 "
+	                        "rate=2147483648000\n",
+	                        "s", &err);
+	ASSERT_TRUE(s) << err;
+	EXPECT_EQ(s->flows[0].opt.rate_bps, 12500000u);
+	EXPECT_EQ(s->flows[1].opt.rate_bps, 1000u);
+	EXPECT_EQ(s->flows[2].opt.rate_bps, 2147483648000u);
+	EXPECT_NE(format_flow(s->flows[0]).find(" rate=12.5Mbit"), std::string::npos)
+		<< format_flow(s->flows[0]);
+	auto back = parse_schedule(format_schedule(*s), "again", &err);
+	ASSERT_TRUE(back) << err;
+	for (std::size_t i = 0; i < 3; ++i)
+		EXPECT_EQ(back->flows[i].opt.rate_bps, s->flows[i].opt.rate_bps);
+	EXPECT_EQ(schedule_hash(*back), schedule_hash(*s));
+	// without rate= the line has no rate key and the flow none
+	auto n = parse_schedule("a h1 h2 0 size=1\n", "s", &err);
+	ASSERT_TRUE(n) << err;
+	EXPECT_FALSE(n->flows[0].opt.rate_bps);
+	EXPECT_EQ(format_flow(n->flows[0]).find("rate="), std::string::npos);
+}
+
+TEST(Schedule, PaceRequestSetsFixedAtTheRate)
+{
+	const rxecc::QpSet q = pace_request("rxe_h1", 17, 12500000);
+	EXPECT_EQ(q.dev, "rxe_h1");
+	EXPECT_EQ(q.qpn, 17u);
+	EXPECT_EQ(q.algo, "fixed");
+	ASSERT_EQ(q.params.size(), 1u);
+	EXPECT_EQ(q.params[0].name, "rate_kbps");
+	EXPECT_EQ(q.params[0].value, 12500u);
+	EXPECT_FALSE(q.sfc);
+}
 
 TEST(Schedule, SizeErrorQuotesTheUnitsLibrary)
 {

@@ -89,7 +89,7 @@ namespace
 
 const char kFlowUsage[] = "expected NAME SRC DST START size=SIZE|duration=TIME [KEY=VALUE ...] "
 			  "or defaults KEY=VALUE ...";
-const char kOptionKeys[] = "verb, msg, qps, dscp, depth, timeout";
+const char kOptionKeys[] = "verb, msg, qps, dscp, depth, timeout, rate";
 
 // Applies one KEY=VALUE of the flow options; false with *err if KEY is
 // one of them and VALUE is bad; *known tells whether KEY is one of them.
@@ -119,6 +119,21 @@ bool apply_option(FlowOptions &o, std::string_view key, std::string_view val, bo
 			return false;
 		}
 		o.msg_bytes = *v;
+		return true;
+	}
+	if (key == "rate") {
+		std::string e;
+		auto v = units::parse_rate_bps(val, &e);
+		if (!v) {
+			*err = "rate: " + e;
+			return false;
+		}
+		if (*v < kMinRateBps || *v > kMaxRateBps || *v % 1000) {
+			*err = "rate: " + std::string(val) +
+			       " is not a whole number of kbit/s from 1kbit to 2147483648kbit";
+			return false;
+		}
+		o.rate_bps = *v;
 		return true;
 	}
 	struct Num {
@@ -266,6 +281,10 @@ std::optional<Schedule> parse_schedule(std::string_view text, const std::string 
 			return fail("flow '" + f.name + "' has both size and duration");
 		if (!f.size_bytes && !f.duration_ns)
 			return fail("flow '" + f.name + "' needs size=SIZE or duration=TIME");
+		if (f.opt.rate_bps && f.opt.verb == Verb::kRead)
+			return fail("flow '" + f.name +
+			            "': rate= paces the driver's QPs, and a READ flow's data "
+			            "comes from the other host (write and send only)");
 		constexpr std::uint64_t kMaxNs = std::numeric_limits<std::int64_t>::max() / 2;
 		if (f.start_ns > kMaxNs || f.duration_ns.value_or(0) > kMaxNs)
 			return fail("flow '" + f.name + "': start or duration too large");
@@ -294,6 +313,8 @@ std::string format_flow(const FlowSpec &f)
 	l += " dscp=" + std::to_string(f.opt.dscp);
 	l += " depth=" + std::to_string(f.opt.depth);
 	l += " timeout=" + std::to_string(f.opt.ack_timeout);
+	if (f.opt.rate_bps)
+		l += " rate=" + units::format_rate_bps(*f.opt.rate_bps);
 	return l;
 }
 

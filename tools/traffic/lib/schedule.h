@@ -29,6 +29,10 @@ struct FlowOptions {
 	unsigned dscp = 26;
 	unsigned depth = 128;
 	unsigned ack_timeout = 18; // IB local ACK timeout exponent: 4.096 us << n
+	// The flow's QPs paced at this rate (the rxe_cc algorithm "fixed" set
+	// on each of them before T0); none: the device's algorithm. WRITE and
+	// SEND only.
+	std::optional<std::uint64_t> rate_bps;
 };
 
 // Limits of the values above (and of the flow line's own fields).
@@ -38,6 +42,10 @@ constexpr unsigned kMaxDepth = 4096;
 constexpr unsigned kMaxAckTimeout = 31;
 constexpr unsigned kMaxDscp = 63;
 constexpr std::size_t kMaxNameLen = 64;
+// rate=: 1 kbit/s (fixed's smallest rate_kbps) to 2^31 kbit/s (its largest),
+// whole kbit/s
+constexpr std::uint64_t kMinRateBps = 1000;
+constexpr std::uint64_t kMaxRateBps = (1ULL << 31) * 1000;
 
 struct FlowSpec {
 	std::string name;

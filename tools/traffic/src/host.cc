@@ -33,10 +33,12 @@
 #include "clock.h"
 #include "nl_transport.h"
 #include "progress.h"
+#include "qpcc.h"
 #include "rdma/rxe_cc.h"
 #include "records.h"
 #include "retx.h"
 #include "startwait.h"
+#include "units.h"
 
 namespace rxecc::traffic
 {
@@ -212,6 +214,7 @@ private:
 	bool start_flow(Flow &f, std::uint64_t first_wrs);
 	void finalize(Flow &f);
 	void probe_retx();
+	void pace_flows();
 	void stop_all(const std::string &status);
 	bool connect_phase_over(std::int64_t now);
 	bool all_done() const;
@@ -1006,6 +1009,46 @@ void Host::probe_retx()
 	}
 }
 
+// Before T0: the QPs of every flow with a rate= go to the algorithm
+// "fixed" at that rate. A flow whose QPs cannot be paced does not start
+// (not_started:rate_not_set): it would run at another rate than asked.
+void Host::pace_flows()
+{
+	std::unique_ptr<rxecc::NlTransport> nl;
+	std::string why;
+	for (auto &fp : flows_) {
+		Flow &f = *fp;
+		if (!f.driver || !f.fail.empty() || !f.spec->opt.rate_bps)
+			continue;
+		const std::uint64_t bps = *f.spec->opt.rate_bps;
+		if (!nl && why.empty()) {
+			const rxecc::Status st = rxecc::NlTransport::open(
+				RXE_CC_GENL_NAME, RXE_CC_GENL_VERSION, [] { return false; }, nl);
+			if (!st.ok())
+				why = st.kind == rxecc::Status::kNoFamily
+				              ? "the kernel has no rxe_cc netlink family"
+				              : "cannot open the rxe_cc netlink socket: " +
+				                        st.detail;
+		}
+		for (const Conn &c : f.conns) {
+			if (!why.empty())
+				break;
+			if (c.st != ConnState::kUp)
+				continue;
+			why = pace_qp(*nl, dev_name_, c.local_qpn, bps);
+			if (!why.empty())
+				why = "QP " + std::to_string(c.local_qpn) + ": " + why;
+		}
+		if (!why.empty()) {
+			log("flow " + f.spec->name + ": cannot pace its QPs at " +
+			    units::format_rate_bps(bps) + ": " + why);
+			f.fail = "not_started:rate_not_set"; // start_flow() ends it
+			if (nl)
+				why.clear(); // the next flow may fare better
+		}
+	}
+}
+
 void Host::stop_all(const std::string &status)
 {
 	const std::int64_t now = rel(mono_ns());
@@ -1225,6 +1268,7 @@ int Host::run()
 						if (c.st == ConnState::kIdle && c.retry_at <= now)
 							start_connect(c, now);
 		if (phase_ == Phase::kConnecting && connect_phase_over(now)) {
+			pace_flows();
 			unsigned ok = 0, bad = 0;
 			for (auto &fp : flows_)
 				if (fp->driver)
