@@ -398,6 +398,76 @@ TEST(Scenario, VictimBRatesPerStep)
 	EXPECT_EQ(value(a, "step.1.start_s"), "(no step.1.start_s)");
 }
 
+TEST(Scenario, RateStepRatesAndPfcPerStep)
+{
+	// f0 (h0 -> r0) 0..300 ms; h1's f1_a 0..100 ms and f1_b 150..300 ms,
+	// one after the other at h1's ingress, so both are measured there (r1
+	// is the receiver of two flows). f0 1000 B/ms (8 Mbit/s) throughout,
+	// h1 2000 B/ms (16 Mbit/s) until 100 ms and 500 B/ms (4 Mbit/s) from
+	// 150. The port s0.s1 (a switch's, no host's) sends a PFC frame every
+	// ms until 100 ms, the port to h0 two every ms from 150 ms.
+	std::string s = std::string(kPortsHeader) + "\n";
+	std::uint64_t h0 = 0, h1 = 0, sw = 0, ph = 0;
+	for (int k = 0; k <= 300; ++k) {
+		if (k) {
+			h0 += 1000;
+			h1 += k <= 100 ? 2000 : k > 150 ? 500 : 0;
+			sw += k <= 100 ? 1 : 0;
+			ph += k > 150 ? 2 : 0;
+		}
+		const std::string t = std::to_string(k * 1000);
+		s += t + ",s0,1,h0,0," + std::to_string(h0) + ",0,0," + std::to_string(ph) + ",0\n";
+		s += t + ",s0,2,h1,0," + std::to_string(h1) + ",0,0,0,0\n";
+		s += t + ",s0,3,s1,0,0,0,0," + std::to_string(sw) + ",0\n";
+		s += t + ",s0,99,r,0,0,0,0,0,0\n";
+	}
+	RunInputs in = run("scenario=rate_step\nvictim=f0\n",
+	                   "f0,h0,r0,s0.h0,0,0.3,0,0.01,,ok\nf1_a,h1,r1,s0.h1,0,0.1,0,0.01,,ok\n"
+	                   "f1_b,h1,r1,s0.h1,0.15,0.3,0,0.01,,ok\n",
+	                   s);
+	in.host_port = {{"h0", "s0.h0"}, {"h1", "s0.h1"}, {"r0", "s0.r0"}, {"r1", "s0.r1"}};
+	Analysis a = analyse(in, opts());
+	EXPECT_EQ(value(a, "step.1.end_s"), "0.100000");
+	EXPECT_EQ(value(a, "step.1.f0.rate_mbps"), "8.000");
+	EXPECT_EQ(value(a, "step.1.f1_a.rate_mbps"), "16.000");
+	EXPECT_EQ(value(a, "step.1.pfc_to_switches"), "90"); // 10 .. 100 ms
+	EXPECT_EQ(value(a, "step.1.pfc_to_hosts"), "0");
+	EXPECT_EQ(value(a, "step.2.start_s"), "0.100000");
+	EXPECT_EQ(value(a, "step.2.f1_a.rate_mbps"), "(no step.2.f1_a.rate_mbps)");
+	EXPECT_EQ(value(a, "step.2.pfc_to_switches"), "0");
+	EXPECT_EQ(value(a, "step.2.pfc_to_hosts"), "0");
+	EXPECT_EQ(value(a, "step.3.f0.rate_mbps"), "8.000");
+	EXPECT_EQ(value(a, "step.3.f1_b.rate_mbps"), "4.000");
+	EXPECT_EQ(value(a, "step.3.pfc_to_hosts"), "280"); // 160 .. 300 ms
+	EXPECT_EQ(value(a, "step.3.pfc_to_switches"), "0");
+	EXPECT_NE(a.text.find("PFC>sw"), std::string::npos) << a.text;
+	// the comparison shows each run's steps: flows in the order the steps
+	// first name them, "-" where a flow is not in the step
+	CompareRun cr;
+	cr.dir = "R";
+	for (const auto &[k, v] : a.summary)
+		cr.summary[k] = v;
+	const std::string t = comparison_scenario_txt({cr});
+	EXPECT_NE(
+		t.find("step  start [s]    end [s]       f0     f1_a     f1_b  PFC>host    PFC>sw"),
+		std::string::npos)
+		<< t;
+	EXPECT_NE(t.find("  1      0.000000   0.100000    8.000   16.000        -         0        "
+	                 "90"),
+	          std::string::npos)
+		<< t;
+	EXPECT_NE(t.find("  3      0.150000   0.300000    8.000        -    4.000       280        "
+	                 " 0"),
+	          std::string::npos)
+		<< t;
+	// a step shorter than the settling time counts no frames
+	Options o = opts();
+	o.scenario.settle_us = 60000;
+	a = analyse(in, o);
+	EXPECT_EQ(value(a, "step.2.pfc_to_hosts"), "n/a");
+	EXPECT_EQ(value(a, "step.1.pfc_to_switches"), "40"); // 60 .. 100 ms
+}
+
 TEST(Scenario, ComparisonColumnsAndSections)
 {
 	Analysis a1 = analyse(long_short_run(230, 2000, "base_rtt_ns=2000000\n"), opts());

@@ -300,7 +300,7 @@ Ports parse_ports(const std::string &path, std::string_view text)
 		have_last = true;
 		last = time;
 		auto &s = p.series[r.fields[1] + "." + r.fields[3]];
-		PortSample ps{time, v[5], v[6], v[7], v[4]};
+		PortSample ps{time, v[5], v[6], v[7], v[4], v[8]};
 		if (!s.empty() && s.back().t_us == time)
 			s.back() = ps;
 		else

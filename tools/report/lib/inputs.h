@@ -94,6 +94,7 @@ struct PortSample {
 	std::uint64_t t_us = 0;
 	std::uint64_t rx_bytes = 0, tx_frames = 0, tx_bytes = 0;
 	std::uint64_t rx_frames = 0;
+	std::uint64_t tx_control_frames = 0; // PFC frames (XOFF and XON) sent
 };
 
 // One row of the data-priority queue of the bottleneck in queues.csv.

@@ -575,6 +575,62 @@ std::string comparison_scenario_txt(const std::vector<CompareRun> &runs)
 			          get_or_na(r, "first_halt_ratio_max").c_str(),
 			          get_or_na(r, "halt_ratio_p50").c_str());
 	}
+	if (any_has(runs, "step.1.start_s")) {
+		t += "\nrates per step [Mbit/s] (each flow at its own port, the settling time left "
+		     "out; steps too short for it not shown) and the PFC frames the fabric sent "
+		     "meanwhile to hosts and to switches\n";
+		for (const CompareRun &r : runs) {
+			if (!r.summary.count("step.1.start_s"))
+				continue;
+			// the flows of the step.K.FLOW.rate_mbps keys, as steps
+			// first name them
+			const std::string suffix = ".rate_mbps";
+			std::vector<std::string> flows;
+			std::size_t steps = 0;
+			while (r.summary.count("step." + std::to_string(steps + 1) + ".start_s")) {
+				const std::string pre = "step." + std::to_string(++steps) + ".";
+				for (auto it = r.summary.lower_bound(pre);
+				     it != r.summary.end() &&
+				     it->first.compare(0, pre.size(), pre) == 0;
+				     ++it) {
+					const std::string rest = it->first.substr(pre.size());
+					if (rest.size() <= suffix.size() ||
+					    rest.compare(rest.size() - suffix.size(), suffix.size(),
+					                 suffix) != 0)
+						continue;
+					const std::string f =
+						rest.substr(0, rest.size() - suffix.size());
+					if (std::find(flows.begin(), flows.end(), f) == flows.end())
+						flows.push_back(f);
+				}
+			}
+			t += strf("\n%s\n  %-4s %10s %10s", r.summary.at("label").c_str(), "step",
+			          "start [s]", "end [s]");
+			for (const std::string &f : flows)
+				t += strf(" %8s", f.c_str());
+			t += strf(" %9s %9s\n", "PFC>host", "PFC>sw");
+			for (std::size_t k = 1; k <= steps; ++k) {
+				const std::string pre = "step." + std::to_string(k) + ".";
+				std::string row;
+				bool any = false;
+				for (const std::string &f : flows) {
+					auto it = r.summary.find(pre + f + suffix);
+					const std::string v =
+						it == r.summary.end() ? "-" : it->second;
+					any = any || (v != "-" && v != "n/a");
+					row += strf(" %8s", v.c_str());
+				}
+				if (!any)
+					continue;
+				t += strf("  %-4zu %10s %10s", k,
+				          get_or_na(r, pre + "start_s").c_str(),
+				          get_or_na(r, pre + "end_s").c_str()) +
+				     row +
+				     strf(" %9s %9s\n", get_or_na(r, pre + "pfc_to_hosts").c_str(),
+				          get_or_na(r, pre + "pfc_to_switches").c_str());
+			}
+		}
+	}
 	if (any_has(runs, "jain_step_min")) {
 		std::size_t steps = 0;
 		for (const CompareRun &r : runs)

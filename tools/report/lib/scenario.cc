@@ -645,6 +645,27 @@ std::optional<double> mean_mbps(const std::vector<PortSample> &s, double t0, dou
 	       static_cast<double>(s[b].t_us - s[a].t_us);
 }
 
+// The PFC frames (XOFF and XON) the ports of P that TO_HOSTS says (a
+// host's port, or not: a link between switches) sent from the first sample
+// at or after T0 to the last at or before T1, summed; nullopt if one of
+// them has fewer than two samples there.
+std::optional<std::uint64_t> pfc_sent(const RunInputs &in, bool to_hosts, double t0, double t1)
+{
+	std::set<std::string> hosts;
+	for (const auto &[h, port] : in.host_port)
+		hosts.insert(port);
+	std::uint64_t n = 0;
+	for (const auto &[name, s] : in.ports.series) {
+		if (hosts.count(name) != static_cast<std::size_t>(to_hosts))
+			continue;
+		const auto span = sample_span(s, t0, t1);
+		if (!span || s[span->second].tx_control_frames < s[span->first].tx_control_frames)
+			return std::nullopt;
+		n += s[span->second].tx_control_frames - s[span->first].tx_control_frames;
+	}
+	return n;
+}
+
 void step_rates(const RunInputs &in, const Options &opt, Analysis &A)
 {
 	const double settle = opt.scenario.settle_us;
@@ -663,13 +684,14 @@ void step_rates(const RunInputs &in, const Options &opt, Analysis &A)
 		idx[f.name] = i;
 	}
 	T += strf("rates per step [Mbit/s] (each flow at its own port; the first %.0f ms of "
-	          "each step left out)\n",
+	          "each step left out), and the PFC frames the fabric sent meanwhile to "
+	          "hosts and to switches\n",
 	          settle / 1e3);
 	std::vector<Step> steps = flow_steps(fl);
 	T += strf("  %-4s %10s %10s", "step", "start [s]", "end [s]");
 	for (const auto &f : fl)
 		T += strf(" %8s", std::get<0>(f).c_str());
-	T += "\n";
+	T += strf(" %9s %9s\n", "PFC>host", "PFC>sw");
 	for (std::size_t k = 0; k < steps.size(); ++k) {
 		const Step &st = steps[k];
 		const std::string key = "step." + std::to_string(k + 1) + ".";
@@ -690,6 +712,14 @@ void step_rates(const RunInputs &in, const Options &opt, Analysis &A)
 				              p.tx ? &PortSample::tx_bytes : &PortSample::rx_bytes);
 			kv(key + n + ".rate_mbps", r ? fmt(*r, 3) : "n/a");
 			T += strf(" %8s", r ? fmt(*r, 2).c_str() : "n/a");
+		}
+		for (const bool to_hosts : {true, false}) {
+			std::optional<std::uint64_t> c;
+			if (st.t1_us - st.t0_us > settle)
+				c = pfc_sent(in, to_hosts, st.t0_us + settle, st.t1_us);
+			const std::string v = c ? std::to_string(*c) : "n/a";
+			kv(key + (to_hosts ? "pfc_to_hosts" : "pfc_to_switches"), v);
+			T += strf(" %9s", v.c_str());
 		}
 		T += "\n";
 	}
@@ -731,7 +761,7 @@ void analyse_scenario(const RunInputs &in, const Options &opt, Analysis &A)
 		mice(in, opt, rtt, A);
 	if (set.scenario == "fairness")
 		fairness_steps(in, opt, A);
-	if (set.scenario == "victim_b")
+	if (set.scenario == "victim_b" || set.scenario == "rate_step")
 		step_rates(in, opt, A);
 }
 

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 {
 	CLI::App app{"Summary table and plots of experiment results directories.\n\n"
 	             "  rxecc-report [options] RESULTS\n"
-	             "  rxecc-report [options] --compare OUTDIR RESULTS1 RESULTS2 ...\n"
+	             "  rxecc-report [options] --compare OUTDIR RESULTS1 [RESULTS2 ...]\n"
 	             "  rxecc-report window [--write-data] RESULTS\n"
 	             "  rxecc-report flows RESULTS\n"
 	             "  rxecc-report base-rtt MESSAGES_CSV\n"
@@ -165,8 +165,8 @@ int main(int argc, char **argv)
 		if (!compare.empty() || app.count("--compare")) {
 			if (compare.empty())
 				return fail("--compare needs OUTDIR (see --help)");
-			if (runs.size() < 2)
-				return fail("--compare needs at least two results directories (see "
+			if (runs.empty())
+				return fail("--compare needs at least one results directory (see "
 				            "--help)");
 			report_compare(compare, runs, opt, std::cout, std::cerr);
 		} else {
