@@ -202,7 +202,43 @@ grep -q "mice runs on the traffic generator" "$TMP/err" || fail "mice --gen perf
 "$EXP" --prepare-only -o "$TMP/x" --size 1MB mice 2>/dev/null && fail "--size accepted for mice"
 [ ! -e "$TMP/x" ] || fail "a rejected mice run created its results directory"
 "$EXP" --prepare-only -o "$TMP/x" nope 2>"$TMP/err" && fail "scenario nope accepted"
-grep -q "long_short, incast_long, parking2, victim_b, groups, mice)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
+grep -q "long_short, incast_long, parking2, victim_b, groups, mice, rate_step)" "$TMP/err" || fail "unknown scenario: $(cat "$TMP/err")"
+
+# rate_step (PCN's E1): f0 at half the rate and the b flows unlimited
+# throughout, h1's flow to r1 in six rate-limited steps of --duration / 6,
+# each ending 250 ms before the next; the limits are schedule keys
+"$EXP" --prepare-only -o "$TMP/rs" --rate 25M --duration 12 rate_step >/dev/null 2>&1 || fail "rate_step rejected"
+[ "$(grep -v '^#' "$TMP/rs/schedule.txt")" = "defaults msg=64000 dscp=26 depth=16
+f0 h0 r0 0s duration=12.000s rate=12500kbit
+b1 b1 r1 0s duration=12.000s
+b2 b2 r1 0s duration=12.000s
+b3 b3 r1 0s duration=12.000s
+f1_50 h1 r1 0.000s duration=1.500s rate=12500kbit msg=4KiB depth=95
+f1_40 h1 r1 2.000s duration=1.500s rate=10000kbit msg=4KiB depth=76
+f1_30 h1 r1 4.000s duration=1.500s rate=7500kbit msg=4KiB depth=57
+f1_25 h1 r1 6.000s duration=1.500s rate=6250kbit msg=4KiB depth=47
+f1_20 h1 r1 8.000s duration=1.500s rate=5000kbit msg=4KiB depth=38
+f1_10 h1 r1 10.000s duration=1.500s rate=2500kbit msg=4KiB depth=19" ] ||
+	fail "rate_step schedule: $(cat "$TMP/rs/schedule.txt")"
+grep -qx 'bottleneck=s1.r1' "$TMP/rs/meta.env" && grep -qx 'victim=f0' "$TMP/rs/meta.env" ||
+	fail "rate_step meta: $(cat "$TMP/rs/meta.env")"
+grep -q '^link s0:s1 s1:s0 rate=25M ' "$TMP/rs/topology.txt" || fail "rate_step link: $(cat "$TMP/rs/topology.txt")"
+"$EXP" --prepare-only -o "$TMP/rs2" --hosts 2 rate_step >/dev/null 2>&1 || fail "rate_step --hosts 2"
+[ "$(cut -d' ' -f1 "$TMP/rs2/hosts.txt" | tr '\n' ' ')" = "h0 h1 b1 b2 r0 r1 " ] || fail "rate_step hosts: $(cat "$TMP/rs2/hosts.txt")"
+# steps of at least 2 s; at 1 Mbit/s the slowest step keeps 2 messages out
+"$EXP" --prepare-only -o "$TMP/rs4" --duration 3 --rate 1M rate_step >/dev/null 2>&1 || fail "rate_step --duration 3"
+grep -q '^f0 h0 r0 0s duration=12.000s ' "$TMP/rs4/schedule.txt" &&
+	grep -q '^f1_10 h1 r1 10.000s duration=1.500s rate=100kbit msg=4KiB depth=2$' "$TMP/rs4/schedule.txt" ||
+	fail "rate_step --duration 3: $(cat "$TMP/rs4/schedule.txt")"
+"$EXP" --prepare-only -o "$TMP/rs5" --duration 18 rate_step >/dev/null 2>&1 || fail "rate_step --duration 18"
+grep -q '^f1_20 h1 r1 12.000s duration=2.500s ' "$TMP/rs5/schedule.txt" ||
+	fail "rate_step --duration 18: $(cat "$TMP/rs5/schedule.txt")"
+"$EXP" --prepare-only -o "$TMP/x" --gen perftest rate_step 2>"$TMP/err" && fail "rate_step on perftest accepted"
+grep -q "rate_step runs on the traffic generator" "$TMP/err" || fail "rate_step --gen perftest: $(cat "$TMP/err")"
+printf 'a h0 r0 0 duration=2\n' >"$TMP/rs.flows"
+"$EXP" --prepare-only -o "$TMP/rs3" --flows "$TMP/rs.flows" rate_step >/dev/null 2>&1 || fail "rate_step --flows"
+grep -q 'rate=' "$TMP/rs3/schedule.txt" && fail "rate_step --flows kept the scenario's rates: $(cat "$TMP/rs3/schedule.txt")"
+grep -qx 'victim=' "$TMP/rs3/meta.env" || fail "rate_step --flows kept the victim"
 
 # parking2 (ACCurate's parking lot): h1 .. h(N-1) under s0, hN under s1
 # beside r, every link at --rate, every flow to r for --duration
