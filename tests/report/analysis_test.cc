@@ -306,6 +306,45 @@ TEST(FlowRatePoints, GeneratorBinsSummedIntoTheReportsBins)
 	EXPECT_TRUE(flow_rate_points(bins, "none", 1000000, 10000000, 0).empty());
 }
 
+TEST(SecondHalf, GoodputFromTheBinsAfterTheMiddle)
+{
+	// 1 ms bins; f's data from 0.5 ms to 9.5 ms, 1000 bytes per ms until
+	// 4 ms and 3000 after: the middle is 5 ms, so bins 5..9 count, 15000
+	// bytes in 5 ms = 24 Mbit/s (the first half left out)
+	TrafficFlow f;
+	f.flow = "f";
+	f.first_byte_ns = 500000;
+	f.last_byte_ns = 9500000;
+	std::vector<TrafficBin> bins;
+	for (std::uint64_t i = 0; i < 10; ++i)
+		bins.push_back({"f", i * 1000000, i < 4 ? 1000u : 3000u});
+	bins.push_back({"g", 6000000, 999999}); // another flow's
+	auto g = second_half_mbps(f, bins, 1000000);
+	ASSERT_TRUE(g);
+	EXPECT_DOUBLE_EQ(*g, 24.0);
+	// a middle inside a bin: from the next bin on (6..9: 12000 B in 4 ms)
+	f.last_byte_ns = 10600000; // middle 5.55 ms
+	g = second_half_mbps(f, bins, 1000000);
+	ASSERT_TRUE(g);
+	EXPECT_DOUBLE_EQ(*g, 24.0);
+	// an empty bin in the half counts as time, not bytes
+	bins[7].bytes = 0;
+	g = second_half_mbps(f, bins, 1000000);
+	ASSERT_TRUE(g);
+	EXPECT_DOUBLE_EQ(*g, 18.0);
+	// too short, no times, no bins
+	f.first_byte_ns = 8000000;
+	f.last_byte_ns = 9500000;
+	EXPECT_FALSE(second_half_mbps(f, bins, 1000000));
+	f.first_byte_ns.reset();
+	EXPECT_FALSE(second_half_mbps(f, bins, 1000000));
+	f.first_byte_ns = 0;
+	EXPECT_FALSE(second_half_mbps(f, bins, 0));
+	f.flow = "h";
+	f.last_byte_ns = 9500000;
+	EXPECT_FALSE(second_half_mbps(f, bins, 1000000));
+}
+
 TEST(FlowPlotBin, FourMessagesOrTheReportsBin)
 {
 	TrafficFlow f;

@@ -280,6 +280,17 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 	else
 		T += strf("  %-24s %s\n", "clock alignment", al.method.c_str());
 
+	// every flow's goodput in the second half of its data
+	std::string halves;
+	for (const TrafficHost &h : in.traffic)
+		for (const TrafficFlow &f : h.flows) {
+			const auto g = second_half_mbps(f, h.bins, h.clock.bin_ns);
+			kv("flow." + f.flow + ".goodput_2nd_half_mbps", g ? fmt(*g, 3) : "n/a");
+			halves += strf(" %s %s", f.flow.c_str(), g ? fmt(*g, 2).c_str() : "n/a");
+		}
+	if (!halves.empty())
+		T += strf("  %-24s%s Mbit/s\n", "goodput, 2nd half", halves.c_str());
+
 	auto base_rtt = opt.base_rtt_ns ? opt.base_rtt_ns : set.base_rtt_ns;
 	kv("base_rtt_ns", base_rtt ? std::to_string(*base_rtt) : "n/a");
 	if (!base_rtt) {
@@ -360,6 +371,24 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 }
 
 } // namespace
+
+std::optional<double> second_half_mbps(const TrafficFlow &f, const std::vector<TrafficBin> &bins,
+                                       std::uint64_t bin_ns)
+{
+	if (!bin_ns || !f.first_byte_ns || !f.last_byte_ns || *f.last_byte_ns < *f.first_byte_ns)
+		return std::nullopt;
+	const std::uint64_t mid = *f.first_byte_ns + (*f.last_byte_ns - *f.first_byte_ns) / 2;
+	const std::uint64_t from = (mid + bin_ns - 1) / bin_ns * bin_ns;
+	std::uint64_t bytes = 0, end = 0;
+	for (const TrafficBin &b : bins)
+		if (b.flow == f.flow && b.start_ns >= from && b.bytes) {
+			bytes += b.bytes;
+			end = std::max(end, b.start_ns + bin_ns);
+		}
+	if (end < from + 2 * bin_ns)
+		return std::nullopt;
+	return static_cast<double>(bytes) * 8e3 / static_cast<double>(end - from);
+}
 
 std::uint64_t flow_plot_bin_ns(const TrafficFlow &f, std::uint64_t width_ns)
 {

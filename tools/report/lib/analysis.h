@@ -168,6 +168,15 @@ flow_rate_points(const std::vector<TrafficBin> &bins, const std::string &flow, s
 // spikes, not a rate). 0 messages or no times: WIDTH_NS.
 std::uint64_t flow_plot_bin_ns(const TrafficFlow &f, std::uint64_t width_ns);
 
+// The goodput (Mbit/s) of F in the second half of its data: the bytes of
+// its BINS (each BIN_NS wide) that start at or after the first bin start
+// at or after the middle of [first_byte_ns, last_byte_ns], over the time
+// from that bin's start to the end of the last bin with bytes. A flow's
+// start (every flow at the line rate, PCN's first cuts) then leaves it out.
+// nullopt without both byte times or with fewer than two such bins.
+std::optional<double> second_half_mbps(const TrafficFlow &f, const std::vector<TrafficBin> &bins,
+                                       std::uint64_t bin_ns);
+
 // Data periods of the flows of IN and the window they give in MODE (the
 // "window" subcommand and the default window).
 std::vector<FlowData> flow_data_periods(const RunInputs &in);

@@ -27,17 +27,14 @@ std::string pace_qp(rxecc::Transport &t, const std::string &dev, std::uint32_t q
 		return {};
 	std::string why;
 	switch (st.kind) {
-	case rxecc::Status::kNoFamily:
-		return "the kernel has no rxe_cc netlink family";
+	case rxecc::Status::kNoFamily: return "the kernel has no rxe_cc netlink family";
 	case rxecc::Status::kKernel:
 		why = std::strerror(st.err);
 		if (!st.extack.empty())
 			why += " (" + st.extack + ")";
 		return why;
-	case rxecc::Status::kMalformed:
-		return "malformed reply: " + st.detail;
-	default:
-		return st.detail + (st.err ? std::string(": ") + std::strerror(st.err) : "");
+	case rxecc::Status::kMalformed: return "malformed reply: " + st.detail;
+	default: return st.detail + (st.err ? std::string(": ") + std::strerror(st.err) : "");
 	}
 }
 
