@@ -280,14 +280,19 @@ void analyse_traffic(const RunInputs &in, const Options &opt, Analysis &A)
 	else
 		T += strf("  %-24s %s\n", "clock alignment", al.method.c_str());
 
-	// every flow's goodput in the second half of its data
+	// every flow's goodput in the second half of its data (the bins
+	// grouped by flow first: a run may have hundreds of flows)
 	std::string halves;
-	for (const TrafficHost &h : in.traffic)
+	for (const TrafficHost &h : in.traffic) {
+		std::map<std::string, std::vector<TrafficBin>> by_flow;
+		for (const TrafficBin &b : h.bins)
+			by_flow[b.flow].push_back(b);
 		for (const TrafficFlow &f : h.flows) {
-			const auto g = second_half_mbps(f, h.bins, h.clock.bin_ns);
+			const auto g = second_half_mbps(f, by_flow[f.flow], h.clock.bin_ns);
 			kv("flow." + f.flow + ".goodput_2nd_half_mbps", g ? fmt(*g, 3) : "n/a");
 			halves += strf(" %s %s", f.flow.c_str(), g ? fmt(*g, 2).c_str() : "n/a");
 		}
+	}
 	if (!halves.empty())
 		T += strf("  %-24s%s Mbit/s\n", "goodput, 2nd half", halves.c_str());
 

@@ -1015,21 +1015,24 @@ void Host::probe_retx()
 void Host::pace_flows()
 {
 	std::unique_ptr<rxecc::NlTransport> nl;
-	std::string why;
+	std::string no_nl; // why the socket could not be had, once tried
 	for (auto &fp : flows_) {
 		Flow &f = *fp;
 		if (!f.driver || !f.fail.empty() || !f.spec->opt.rate_bps)
 			continue;
 		const std::uint64_t bps = *f.spec->opt.rate_bps;
-		if (!nl && why.empty()) {
+		if (!nl && no_nl.empty()) {
 			const rxecc::Status st = rxecc::NlTransport::open(
 				RXE_CC_GENL_NAME, RXE_CC_GENL_VERSION, [] { return false; }, nl);
-			if (!st.ok())
-				why = st.kind == rxecc::Status::kNoFamily
-				              ? "the kernel has no rxe_cc netlink family"
-				              : "cannot open the rxe_cc netlink socket: " +
-				                        st.detail;
+			if (!st.ok()) {
+				nl.reset();
+				no_nl = st.kind == rxecc::Status::kNoFamily
+				                ? "the kernel has no rxe_cc netlink family"
+				                : "cannot open the rxe_cc netlink socket: " +
+				                          st.detail;
+			}
 		}
+		std::string why = no_nl;
 		for (const Conn &c : f.conns) {
 			if (!why.empty())
 				break;
@@ -1043,8 +1046,6 @@ void Host::pace_flows()
 			log("flow " + f.spec->name + ": cannot pace its QPs at " +
 			    units::format_rate_bps(bps) + ": " + why);
 			f.fail = "not_started:rate_not_set"; // start_flow() ends it
-			if (nl)
-				why.clear(); // the next flow may fare better
 		}
 	}
 }
